@@ -1,0 +1,31 @@
+import { Clock } from '../../domain/ports/clock';
+import { StateStore, StoreMode } from '../../domain/ports/state-store';
+import { MemoryCache } from './memory-cache';
+import { MemoryRateLimiter } from './memory-rate-limiter';
+import { MemoryTxnStore } from './memory-txn-store';
+
+export interface MemoryStoreOptions {
+  clock: Clock;
+  maxCacheEntries: number;
+  maxTxnEntries: number;
+  onTxnEvict?: () => void;
+}
+
+/** All state in this process: the embedded default (one instance only). */
+export class MemoryStateStore implements StateStore {
+  readonly cache: MemoryCache;
+  readonly txns: MemoryTxnStore;
+  readonly rateLimiter: MemoryRateLimiter;
+
+  constructor(opts: MemoryStoreOptions) {
+    this.cache = new MemoryCache(opts.clock, opts.maxCacheEntries);
+    this.txns = new MemoryTxnStore(opts.clock, opts.maxTxnEntries, opts.onTxnEvict);
+    this.rateLimiter = new MemoryRateLimiter(opts.clock);
+  }
+
+  mode(): StoreMode {
+    return 'memory';
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,124 @@
+import http from 'node:http';
+import https from 'node:https';
+import axios, { AxiosInstance } from 'axios';
+import CircuitBreaker from 'opossum';
+import { UpstreamUnavailableError } from '../../domain/errors';
+import { BreakerState, Metrics, UpstreamOutcome } from '../../domain/ports/metrics';
+import { UpstreamName } from '../../domain/ports/upstreams';
+import { BreakerOptions } from './breaker-options';
+
+export interface HttpUpstreamOptions<T> {
+  name: UpstreamName;
+  baseUrl: string;
+  timeoutMs: number;
+  maxSockets: number;
+  breaker: BreakerOptions;
+  metrics: Metrics;
+  /** Turns a 200 body into a record; throws when the body is not what the contract says. */
+  parse(body: unknown): T;
+  onBreakerChange?(upstream: UpstreamName, state: BreakerState): void;
+}
+
+/** Why a call failed; a breaker failure in every case (404 is an answer, not a failure). */
+class CallFailure extends Error {
+  constructor(readonly outcome: UpstreamOutcome, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * A GET-a-JSON-record upstream (CONTRACT §3) behind its own circuit breaker. Each call has
+ * a hard deadline that aborts the request; 5xx, timeouts, connection errors and unreadable
+ * bodies count against the breaker; 404 resolves to null ("not a subscriber").
+ */
+export class HttpUpstream<T> {
+  private readonly http: AxiosInstance;
+  private readonly breaker: CircuitBreaker<[string], T | null>;
+  private readonly retryAfterS: number;
+
+  constructor(private readonly opts: HttpUpstreamOptions<T>) {
+    this.http = axios.create({
+      baseURL: opts.baseUrl,
+      httpAgent: new http.Agent({ keepAlive: true, maxSockets: opts.maxSockets }),
+      httpsAgent: new https.Agent({ keepAlive: true, maxSockets: opts.maxSockets }),
+      validateStatus: () => true,
+      maxRedirects: 0,
+      maxContentLength: 64 * 1024,
+      headers: { accept: 'application/json' },
+    });
+    this.breaker = new CircuitBreaker((path: string) => this.call(path), {
+      timeout: false, // the call's own AbortSignal is the deadline; it really cancels the request
+      errorThresholdPercentage: opts.breaker.errorThresholdPercentage,
+      volumeThreshold: opts.breaker.volumeThreshold,
+      rollingCountTimeout: opts.breaker.windowMs,
+      rollingCountBuckets: 10,
+      resetTimeout: opts.breaker.resetTimeoutMs,
+    });
+    this.retryAfterS = Math.max(1, Math.ceil(opts.breaker.resetTimeoutMs / 1000));
+    const report = (state: BreakerState) => {
+      opts.metrics.breakerState(opts.name, state);
+      opts.onBreakerChange?.(opts.name, state);
+    };
+    this.breaker.on('open', () => report('open'));
+    this.breaker.on('halfOpen', () => report('half_open'));
+    this.breaker.on('close', () => report('closed'));
+    opts.metrics.breakerState(opts.name, 'closed');
+  }
+
+  /** GETs the path; the record, null for 404, or UpstreamUnavailableError. */
+  async get(path: string): Promise<T | null> {
+    try {
+      return await this.breaker.fire(path);
+    } catch (err) {
+      if (err instanceof CallFailure) {
+        throw new UpstreamUnavailableError(`${this.opts.name} ${err.message}`, 1);
+      }
+      if (this.breaker.opened || this.breaker.halfOpen) {
+        this.opts.metrics.upstreamCall(this.opts.name, 'rejected', 0);
+        throw new UpstreamUnavailableError(`${this.opts.name} unavailable (circuit open)`, this.retryAfterS);
+      }
+      throw new UpstreamUnavailableError(`${this.opts.name} unavailable`, 1);
+    }
+  }
+
+  state(): BreakerState {
+    if (this.breaker.opened) return 'open';
+    return this.breaker.halfOpen ? 'half_open' : 'closed';
+  }
+
+  shutdown(): void {
+    this.breaker.shutdown();
+    (this.http.defaults.httpAgent as http.Agent).destroy();
+    (this.http.defaults.httpsAgent as https.Agent).destroy();
+  }
+
+  private async call(path: string): Promise<T | null> {
+    const started = process.hrtime.bigint();
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    let outcome: UpstreamOutcome = 'error';
+    try {
+      const res = await this.http.get(path, { signal: AbortSignal.timeout(this.opts.timeoutMs) });
+      if (res.status === 404) {
+        outcome = 'not_found';
+        return null;
+      }
+      if (res.status !== 200) throw new CallFailure('error', `answered HTTP ${res.status}`);
+      try {
+        const rec = this.opts.parse(res.data);
+        outcome = 'ok';
+        return rec;
+      } catch {
+        throw new CallFailure('error', 'answered an unreadable body');
+      }
+    } catch (err) {
+      if (err instanceof CallFailure) throw err;
+      if (axios.isCancel(err) || (err as { code?: string }).code === 'ECONNABORTED') {
+        outcome = 'timeout';
+        throw new CallFailure('timeout', `timed out after ${this.opts.timeoutMs} ms`);
+      }
+      throw new CallFailure('error', 'unreachable');
+    } finally {
+      this.opts.metrics.upstreamCall(this.opts.name, outcome, seconds());
+    }
+  }
+}

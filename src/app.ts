@@ -1,0 +1,36 @@
+import express, { Express, RequestHandler } from 'express';
+import helmet from 'helmet';
+import { Logger } from './observability/logger';
+import { correlator } from './transport/rest/correlator';
+import { errorMiddleware, notFound } from './transport/rest/error-middleware';
+import { EventsRoutesDeps, eventsRoutes } from './transport/rest/events-routes';
+import { OpsRoutesDeps, opsRoutes } from './transport/rest/ops-routes';
+import { RequestMetrics, requestLog } from './transport/rest/request-log';
+import { VerificationRoutesDeps, verificationRoutes } from './transport/rest/verification-routes';
+
+export interface AppDeps {
+  logger: Logger;
+  requestMetrics: RequestMetrics;
+  verification: VerificationRoutesDeps;
+  events: EventsRoutesDeps;
+  ops: OpsRoutesDeps;
+  /** Extra handlers mounted before the 404 (GraphQL). */
+  extra?: RequestHandler[];
+}
+
+/** Builds the HTTP application without listening: tests and the composition root share it. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(correlator);
+  app.use(requestLog(deps.logger, deps.requestMetrics));
+  app.use(opsRoutes(deps.ops));
+  app.use(verificationRoutes(deps.verification));
+  app.use(eventsRoutes(deps.events));
+  for (const h of deps.extra ?? []) app.use(h);
+  app.use(notFound);
+  app.use(errorMiddleware(deps.logger));
+  return app;
+}

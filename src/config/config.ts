@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { createOffsetDateTimeFormatter } from '../domain/offset-date-time';
+
+const int = (min: number, max: number, def: number) => z.coerce.number().int().min(min).max(max).default(def);
+const bool = (def: boolean) => z.enum(['true', 'false']).default(def ? 'true' : 'false').transform((v) => v === 'true');
+const optionalString = z.string().min(1).optional();
+const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL').transform((u) => u.replace(/\/+$/, ''));
+
+/**
+ * Every setting the service reads (CONTRACT §4), with its default and meaning.
+ * Values come from the environment as strings; an empty string counts as unset.
+ */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Port and interface the HTTP server listens on. */
+  PORT: int(0, 65535, 8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Upstreams; when both are unset (not in production) the simulator runs in-process. */
+  HLR_URL: httpUrl.optional(),
+  SIM_URL: httpUrl.optional(),
+  /** State: standalone Redis URL or comma-separated cluster nodes; neither = process memory. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_CLUSTER_NODES: z.string().regex(/^[^\s,:]+:\d+(,[^\s,:]+:\d+)*$/, 'must be host:port[,host:port...]').optional(),
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_.{}-]{0,32}$/, 'must be up to 32 of A-Z a-z 0-9 : _ . { } -').default('vc:'),
+  REDIS_COMMAND_TIMEOUT_MS: int(10, 60_000, 500),
+  /** Partner registry (JSON); default is the demo registry shipped in fixtures/. */
+  PARTNERS_FILE: optionalString,
+  /** Numbering plan for msisdn normalisation. */
+  COUNTRY_CODE: z.string().regex(/^[1-9]\d{0,2}$/, 'must be 1-3 digits, not starting with 0').default('255'),
+  NSN_LENGTH: int(4, 14, 9),
+  /** IANA zone sim_swapped_dt is rendered in. */
+  TIMEZONE: z.string().default('UTC').refine((tz) => {
+    try { createOffsetDateTimeFormatter(tz); return true; } catch { return false; }
+  }, 'must be an IANA time zone such as UTC or Africa/Dar_es_Salaam'),
+  /** Allowed distance between a request's timestamp and the server clock. */
+  SIG_MAX_SKEW_S: int(1, 3600, 300),
+  TXN_TTL_S: int(60, 30 * 86400, 86400),
+  TXN_IN_FLIGHT_TTL_S: int(1, 3600, 60),
+  SIM_SWAP_MAX_AGE_HOURS: int(1, 2400, 240),
+  KYC_CACHE_TTL_S: int(0, 86400, 300),
+  KYC_STALE_S: int(0, 7 * 86400, 3600),
+  SIM_SWAP_CACHE_TTL_S: int(0, 3600, 30),
+  NEGATIVE_CACHE_TTL_S: int(0, 86400, 60),
+  /** Per-call deadlines; the call is aborted when they pass. */
+  HLR_TIMEOUT_MS: int(10, 60_000, 2000),
+  SIM_TIMEOUT_MS: int(10, 60_000, 2000),
+  UPSTREAM_MAX_SOCKETS: int(1, 10_000, 256),
+  /** Circuit breakers: open when this % of at least VOLUME calls in the window fail. */
+  BREAKER_ERROR_THRESHOLD_PERCENT: int(1, 100, 50),
+  BREAKER_VOLUME_THRESHOLD: int(1, 100_000, 20),
+  BREAKER_WINDOW_MS: int(1000, 600_000, 10_000),
+  BREAKER_RESET_TIMEOUT_MS: int(100, 600_000, 10_000),
+  /** Largest request body accepted (bytes). */
+  BODY_LIMIT_BYTES: int(256, 1_048_576, 8192),
+  /** Bounds of the in-memory store (embedded default and Redis fallback). */
+  MEMORY_CACHE_MAX_ENTRIES: int(100, 10_000_000, 100_000),
+  MEMORY_TXN_MAX_ENTRIES: int(100, 50_000_000, 1_000_000),
+  /** Bearer token for POST /internal/events/sim-swap; unset = route answers 404. */
+  EVENTS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  GRAPHQL_INTROSPECTION: bool(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Longest wait for in-flight requests on SIGTERM before connections are cut. */
+  SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
+}).superRefine((c, ctx) => {
+  if ((c.HLR_URL === undefined) !== (c.SIM_URL === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [c.HLR_URL ? 'SIM_URL' : 'HLR_URL'], message: 'HLR_URL and SIM_URL must be set together' });
+  }
+  if (c.REDIS_URL && c.REDIS_CLUSTER_NODES) {
+    ctx.addIssue({ code: 'custom', path: ['REDIS_CLUSTER_NODES'], message: 'set REDIS_URL or REDIS_CLUSTER_NODES, not both' });
+  }
+  if (c.NODE_ENV === 'production') {
+    // No demo partners (their secrets are public) and no simulator in production.
+    if (!c.PARTNERS_FILE) ctx.addIssue({ code: 'custom', path: ['PARTNERS_FILE'], message: 'is required in production' });
+    if (!c.HLR_URL) ctx.addIssue({ code: 'custom', path: ['HLR_URL'], message: 'is required in production' });
+  }
+  if (c.KYC_STALE_S < c.KYC_CACHE_TTL_S) {
+    ctx.addIssue({ code: 'custom', path: ['KYC_STALE_S'], message: 'must be at least KYC_CACHE_TTL_S' });
+  }
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads and validates settings; throws ConfigError naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(configSchema.innerType().shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') raw[key] = v;
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(config)'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,103 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { UnauthenticatedError } from './errors';
+import { Clock } from './ports/clock';
+import { AuthFailureReason, Metrics } from './ports/metrics';
+import { Partner, PartnerRegistry } from './ports/partners';
+import { SignatureWindow, md5Hex } from './signature-window';
+
+export interface Credentials {
+  apiKey?: string;
+  timestamp?: string;
+  sig?: string;
+}
+
+export interface AuthenticatorDeps {
+  registry: PartnerRegistry;
+  clock: Clock;
+  maxSkewS: number;
+  metrics: Metrics;
+}
+
+const TIMESTAMP = /^\d{1,16}$/;
+const HEX = /^[0-9a-fA-F]+$/;
+const MS_THRESHOLD = 1e12;
+const GENERIC = 'authentication failed';
+
+function equalHex(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'latin1');
+  const y = Buffer.from(b, 'latin1');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * CONTRACT §1.5. Reasons never tell whether an api key exists: unknown, disabled and
+ * wrong-signature all read "authentication failed"; the timestamp is judged before the key.
+ */
+export class Authenticator {
+  private readonly windows = new WeakMap<Partner, SignatureWindow>();
+
+  constructor(private readonly deps: AuthenticatorDeps) {}
+
+  authenticate(c: Credentials): Partner {
+    const nowMs = this.deps.clock.nowMs();
+    if (!c.apiKey) this.fail('missing_key', 'api_key is required');
+    if (!c.sig) this.fail('bad_signature', 'sig is required');
+    if (c.sig.length > 128 || !HEX.test(c.sig)) this.fail('bad_signature', GENERIC);
+    const sig = c.sig.toLowerCase();
+    if (c.timestamp !== undefined) this.checkTimestamp(c.timestamp, nowMs);
+
+    const partner = this.deps.registry.find(c.apiKey);
+    if (!partner) this.fail('unknown_key', GENERIC);
+    if (!partner.enabled) this.fail('disabled', GENERIC);
+    if (!this.signatureMatches(partner, sig, c.timestamp, nowMs)) this.fail('bad_signature', GENERIC);
+    return partner;
+  }
+
+  /** Slides every MD5 partner's window to now, so no request pays for a rebuild. */
+  tick(): void {
+    const nowS = Math.floor(this.deps.clock.nowMs() / 1000);
+    for (const p of this.deps.registry.all()) {
+      if (p.enabled && p.signature === 'md5') this.windowFor(p).advanceTo(nowS);
+    }
+  }
+
+  private signatureMatches(p: Partner, sig: string, timestamp: string | undefined, nowMs: number): boolean {
+    switch (p.signature) {
+      case 'md5':
+        if (timestamp === undefined) {
+          return this.windowFor(p).timestampOf(sig, Math.floor(nowMs / 1000)) !== undefined;
+        }
+        return equalHex(md5Hex(p.apiKey + p.secret + timestamp), sig);
+      case 'hmac-sha256':
+        if (timestamp === undefined) return false; // hmac-sha256 has no omitted-timestamp form
+        return equalHex(createHmac('sha256', p.secret).update(p.apiKey + timestamp).digest('hex'), sig);
+      default: {
+        const never: never = p.signature;
+        throw new Error(`unknown signature scheme ${String(never)}`);
+      }
+    }
+  }
+
+  private windowFor(p: Partner): SignatureWindow {
+    let w = this.windows.get(p);
+    if (!w) {
+      w = new SignatureWindow(p.apiKey + p.secret, this.deps.maxSkewS);
+      this.windows.set(p, w);
+    }
+    return w;
+  }
+
+  private checkTimestamp(raw: string, nowMs: number): void {
+    if (!TIMESTAMP.test(raw)) this.fail('bad_timestamp', 'timestamp must be UNIX seconds or milliseconds');
+    const n = Number(raw);
+    const tsMs = n >= MS_THRESHOLD ? n : n * 1000;
+    if (Math.abs(nowMs - tsMs) > this.deps.maxSkewS * 1000) {
+      this.fail('stale_timestamp', 'timestamp outside the allowed window');
+    }
+  }
+
+  private fail(reason: AuthFailureReason, message: string): never {
+    this.deps.metrics.authFailure(reason);
+    throw new UnauthenticatedError(message);
+  }
+}

@@ -1,0 +1,23 @@
+import { Operation } from '../operation';
+import { UpstreamName } from './upstreams';
+
+export type CacheOutcome = 'hit' | 'miss' | 'stale';
+export type TxnOutcome = 'new' | 'replayed' | 'conflict' | 'in_flight';
+export type AuthFailureReason = 'missing_key' | 'unknown_key' | 'disabled' | 'bad_signature' | 'bad_timestamp' | 'stale_timestamp';
+export type UpstreamOutcome = 'ok' | 'not_found' | 'error' | 'timeout' | 'rejected';
+export type BreakerState = 'closed' | 'open' | 'half_open';
+
+/** What the domain and adapters report; the Prometheus module implements it. Labels are bounded sets. */
+export interface Metrics {
+  cache(operation: Operation, outcome: CacheOutcome): void;
+  txn(outcome: TxnOutcome): void;
+  authFailure(reason: AuthFailureReason): void;
+  rateLimited(operation: Operation): void;
+  upstreamCall(upstream: UpstreamName, outcome: UpstreamOutcome, seconds: number): void;
+  breakerState(upstream: UpstreamName, state: BreakerState): void;
+  storeMode(mode: 'memory' | 'redis' | 'degraded'): void;
+}
+
+export const noopMetrics: Metrics = {
+  cache() {}, txn() {}, authFailure() {}, rateLimited() {}, upstreamCall() {}, breakerState() {}, storeMode() {},
+};

@@ -1,0 +1,21 @@
+import { Operation } from '../operation';
+import { RateLimit } from './state-store';
+
+export type SignatureScheme = 'md5' | 'hmac-sha256';
+
+export interface Partner {
+  name: string;
+  apiKey: string;
+  secret: string;
+  operations: ReadonlySet<Operation>;
+  enabled: boolean;
+  signature: SignatureScheme;
+  rateLimit?: RateLimit;
+}
+
+export interface PartnerRegistry {
+  /** The partner holding this api key, enabled or not; undefined when unknown. */
+  find(apiKey: string): Partner | undefined;
+  /** Every partner, for work done once per partner (precomputed signatures). */
+  all(): readonly Partner[];
+}

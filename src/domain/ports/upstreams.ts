@@ -1,0 +1,29 @@
+export type SubscriberStatus = 'active' | 'inactive' | 'suspended' | 'terminated';
+export type PaymentType = 'prepaid' | 'postpaid';
+
+export interface HlrRecord {
+  status: SubscriberStatus;
+  paymentType: PaymentType;
+}
+
+export interface SimRecord {
+  /** Milliseconds since the epoch of the latest SIM swap; null when the SIM was never swapped. */
+  lastSimSwapAtMs: number | null;
+}
+
+/**
+ * An upstream lookup answers the record, or null when the number is not a subscriber.
+ * Any unavailability (down, 5xx, timeout, open circuit, unreadable answer) rejects with
+ * UpstreamUnavailableError.
+ */
+export interface HlrClient {
+  /** Looks a normalised msisdn up in the HLR. */
+  lookup(msisdn: string): Promise<HlrRecord | null>;
+}
+
+export interface SimClient {
+  /** Looks a normalised msisdn's SIM up in SIM management. */
+  lookup(msisdn: string): Promise<SimRecord | null>;
+}
+
+export type UpstreamName = 'hlr' | 'sim';

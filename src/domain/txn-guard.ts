@@ -1,0 +1,76 @@
+import { ConflictError, NotSubscriberError } from './errors';
+import { Metrics } from './ports/metrics';
+import { TxnStore } from './ports/state-store';
+import { Answer, VerificationResult } from './results';
+import { VerificationInput } from './verification-input';
+
+export interface TxnSettings {
+  /** How long a txn_id stays used (CONTRACT TXN_TTL_S). */
+  ttlS: number;
+  /** How long an unfinished claim holds, so a crashed instance cannot lock a txn_id for a day. */
+  inFlightTtlS: number;
+}
+
+/** A final answer worth replaying: a result, or a "not a subscriber" refusal. */
+type StoredOutcome = { r: VerificationResult } | { e: 'not_subscriber'; m: string };
+
+/** Same txn_id, operation, msisdn (as sent) and max_age: the same request, so a replay. */
+export function fingerprintOf(input: VerificationInput): string {
+  return `${input.operation}|${input.msisdnRaw}|${input.maxAgeHours ?? ''}`;
+}
+
+/**
+ * CONTRACT §1.4: claim before work, store the final answer, release after a 9999 so the
+ * partner may retry. Final 11111 answers that depend only on the request (not a subscriber)
+ * are stored and replayed like successes: the same txn_id always gets the same answer.
+ */
+export class TxnGuard {
+  constructor(private readonly store: TxnStore, private readonly metrics: Metrics, private readonly settings: TxnSettings) {}
+
+  async run(partnerKey: string, txnId: string, input: VerificationInput, work: () => Promise<VerificationResult>): Promise<Answer> {
+    const key = `${partnerKey}:${txnId}`;
+    const fingerprint = fingerprintOf(input);
+    const claim = await this.store.claim(key, fingerprint, this.settings.inFlightTtlS);
+    switch (claim.status) {
+      case 'claimed':
+        break;
+      case 'in-flight':
+        this.metrics.txn(claim.fingerprint === fingerprint ? 'in_flight' : 'conflict');
+        throw new ConflictError(claim.fingerprint === fingerprint
+          ? 'txn_id is already in flight' : 'txn_id already used for a different request');
+      case 'done':
+        if (claim.fingerprint !== fingerprint) {
+          this.metrics.txn('conflict');
+          throw new ConflictError('txn_id already used for a different request');
+        }
+        this.metrics.txn('replayed');
+        return { result: this.replay(claim.outcome), replayed: true };
+      default: {
+        const never: never = claim;
+        throw new Error(`unknown claim ${JSON.stringify(never)}`);
+      }
+    }
+    this.metrics.txn('new');
+    let result: VerificationResult;
+    try {
+      result = await work();
+    } catch (err) {
+      if (err instanceof NotSubscriberError) {
+        await this.store.complete(key, fingerprint, JSON.stringify({ e: 'not_subscriber', m: err.reason }), this.settings.ttlS);
+      } else {
+        await this.store.release(key, fingerprint).catch(() => undefined);
+      }
+      throw err;
+    }
+    await this.store.complete(key, fingerprint, JSON.stringify({ r: result }), this.settings.ttlS);
+    return { result, replayed: false };
+  }
+
+  private replay(outcome: string): VerificationResult {
+    const stored = JSON.parse(outcome) as StoredOutcome;
+    if ('r' in stored) return stored.r;
+    const err = new NotSubscriberError(stored.m);
+    err.replayed = true;
+    throw err;
+  }
+}

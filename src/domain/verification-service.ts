@@ -1,0 +1,181 @@
+import { ForbiddenError, NotSubscriberError, RateLimitedError, UpstreamUnavailableError } from './errors';
+import { decodeHlr, decodeSim, encodeHlr, encodeSim } from './fact-codec';
+import { Operation } from './operation';
+import { Clock } from './ports/clock';
+import { Metrics } from './ports/metrics';
+import { Partner } from './ports/partners';
+import { CacheEntry, StateStore } from './ports/state-store';
+import { HlrClient, HlrRecord, SimClient, SimRecord } from './ports/upstreams';
+import { Answer, KycResult, SimSwapResult, VerificationResult } from './results';
+import { SingleFlight } from './single-flight';
+import { TxnGuard } from './txn-guard';
+import { VerificationInput } from './verification-input';
+
+export interface VerificationSettings {
+  kycCacheTtlS: number;
+  kycStaleS: number;
+  simSwapCacheTtlS: number;
+  negativeCacheTtlS: number;
+  simSwapMaxAgeHours: number;
+  txnTtlS: number;
+  txnInFlightTtlS: number;
+}
+
+export interface VerificationServiceDeps {
+  hlr: HlrClient;
+  sim: SimClient;
+  store: StateStore;
+  clock: Clock;
+  metrics: Metrics;
+  settings: VerificationSettings;
+  /** Store failures are survivable (the upstream still answers); they are reported here. */
+  onStoreError?: (err: unknown) => void;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** The one service behind REST and GraphQL: KYC and SIM swap (CONTRACT §1, §3, §5). */
+export class VerificationService {
+  private readonly hlrFlights = new SingleFlight<HlrRecord | null>();
+  private readonly simFlights = new SingleFlight<SimRecord | null>();
+  private readonly txns: TxnGuard;
+
+  constructor(private readonly deps: VerificationServiceDeps) {
+    this.txns = new TxnGuard(deps.store.txns, deps.metrics, {
+      ttlS: deps.settings.txnTtlS,
+      inFlightTtlS: deps.settings.txnInFlightTtlS,
+    });
+  }
+
+  /** Checks permission and rate limit, then answers, honouring the txn_id when there is one. */
+  async verify(partner: Partner, input: VerificationInput): Promise<Answer> {
+    await this.admit(partner, input.operation);
+    const work = () => this.answer(input);
+    if (input.txnId === undefined) return { result: await work(), replayed: false };
+    return this.txns.run(partner.apiKey, input.txnId, input, work);
+  }
+
+  /** 403 unless the partner may use the operation; 429 when over its rate limit. */
+  async admit(partner: Partner, operation: Operation): Promise<void> {
+    if (!partner.operations.has(operation)) throw new ForbiddenError(`operation ${operation} is not allowed for this partner`);
+    if (!partner.rateLimit) return;
+    const decision = await this.deps.store.rateLimiter.take(`${partner.apiKey}`, partner.rateLimit);
+    if (!decision.allowed) {
+      this.deps.metrics.rateLimited(operation);
+      throw new RateLimitedError('rate limit exceeded', Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+    }
+  }
+
+  async kyc(msisdnRaw: string, msisdn: string): Promise<KycResult> {
+    const rec = await this.hlrFacts(msisdn);
+    const isValid = rec !== null && rec.status !== 'terminated';
+    return {
+      msisdn: msisdnRaw,
+      isValid,
+      isActive: isValid && rec.status === 'active',
+      isPrepaid: isValid && rec.paymentType === 'prepaid',
+    };
+  }
+
+  async simSwap(msisdnRaw: string, msisdn: string, maxAgeHours?: number): Promise<SimSwapResult> {
+    const rec = await this.simFacts(msisdn);
+    if (rec === null) throw new NotSubscriberError('msisdn is not a subscriber');
+    const windowMs = (maxAgeHours ?? this.deps.settings.simSwapMaxAgeHours) * HOUR_MS;
+    const swappedAt = rec.lastSimSwapAtMs;
+    if (swappedAt === null || this.deps.clock.nowMs() - swappedAt > windowMs) {
+      return { msisdn: msisdnRaw, simSwapped: false };
+    }
+    return { msisdn: msisdnRaw, simSwapped: true, simSwappedAtMs: swappedAt };
+  }
+
+  /** A SIM swap happened: forget what is cached about the number, at once. */
+  async evict(msisdn: string): Promise<void> {
+    await this.deps.store.cache.delete([kycKey(msisdn), simKey(msisdn)]);
+  }
+
+  private async answer(input: VerificationInput): Promise<VerificationResult> {
+    switch (input.operation) {
+      case 'kyc':
+        return { operation: 'kyc', kyc: await this.kyc(input.msisdnRaw, input.msisdn) };
+      case 'sim_swap':
+        return { operation: 'sim_swap', simSwap: await this.simSwap(input.msisdnRaw, input.msisdn, input.maxAgeHours) };
+      default: {
+        const never: never = input.operation;
+        throw new Error(`unknown operation ${String(never)}`);
+      }
+    }
+  }
+
+  /** KYC facts: fresh from cache, else the HLR, else (HLR unavailable) a stale answer. */
+  private async hlrFacts(msisdn: string): Promise<HlrRecord | null> {
+    const { settings, clock, metrics } = this.deps;
+    const key = kycKey(msisdn);
+    const entry = await this.readCache(key);
+    const cached = entry ? decodeHlr(entry.value) : undefined;
+    const ageMs = entry ? clock.nowMs() - entry.storedAtMs : Infinity;
+    if (cached !== undefined && ageMs <= (cached === null ? settings.negativeCacheTtlS : settings.kycCacheTtlS) * 1000) {
+      metrics.cache('kyc', 'hit');
+      return cached;
+    }
+    metrics.cache('kyc', 'miss');
+    try {
+      return await this.hlrFlights.run(key, async () => {
+        const rec = await this.deps.hlr.lookup(msisdn);
+        await this.writeCache(key, encodeHlr(rec), rec === null ? settings.negativeCacheTtlS : settings.kycStaleS);
+        return rec;
+      });
+    } catch (err) {
+      if (err instanceof UpstreamUnavailableError && cached && ageMs <= settings.kycStaleS * 1000) {
+        metrics.cache('kyc', 'stale');
+        return cached;
+      }
+      throw err;
+    }
+  }
+
+  /** SIM facts: from cache up to its short TTL, else SIM management; never stale (CONTRACT §5). */
+  private async simFacts(msisdn: string): Promise<SimRecord | null> {
+    const { settings, clock, metrics } = this.deps;
+    const key = simKey(msisdn);
+    const entry = await this.readCache(key);
+    const cached = entry ? decodeSim(entry.value) : undefined;
+    if (entry && cached !== undefined) {
+      const ttlS = cached === null ? settings.negativeCacheTtlS : settings.simSwapCacheTtlS;
+      if (clock.nowMs() - entry.storedAtMs <= ttlS * 1000) {
+        metrics.cache('sim_swap', 'hit');
+        return cached;
+      }
+    }
+    metrics.cache('sim_swap', 'miss');
+    return this.simFlights.run(key, async () => {
+      const rec = await this.deps.sim.lookup(msisdn);
+      await this.writeCache(key, encodeSim(rec), rec === null ? settings.negativeCacheTtlS : settings.simSwapCacheTtlS);
+      return rec;
+    });
+  }
+
+  private async readCache(key: string): Promise<CacheEntry | null> {
+    try {
+      return await this.deps.store.cache.get(key);
+    } catch (err) {
+      this.deps.onStoreError?.(err);
+      return null;
+    }
+  }
+
+  private async writeCache(key: string, value: string, ttlS: number): Promise<void> {
+    try {
+      await this.deps.store.cache.set(key, { value, storedAtMs: this.deps.clock.nowMs() }, ttlS);
+    } catch (err) {
+      this.deps.onStoreError?.(err);
+    }
+  }
+}
+
+function kycKey(msisdn: string): string {
+  return `kyc:${msisdn}`;
+}
+
+function simKey(msisdn: string): string {
+  return `sim:${msisdn}`;
+}

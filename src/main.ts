@@ -1,0 +1,46 @@
+import { ConfigError, loadConfig } from './config/config';
+import { demoCurlCommands } from './demo-commands';
+import { createLogger } from './observability/logger';
+import { startServer } from './server';
+
+/** Process entry: config, start, signals. Everything else is built in server.ts. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`verify-customer: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  const running = await startServer(config, { logger });
+  logger.info({ url: running.url, store: 'see /readyz' }, 'verify-customer listening');
+
+  const demo = !config.PARTNERS_FILE && running.partners.all().find((p) => p.enabled && p.signature === 'md5');
+  if (demo) {
+    process.stdout.write(`\nverify-customer is up on ${running.url} (demo partners, simulator fixture).\nTry, in another shell:\n\n`);
+    for (const cmd of demoCurlCommands(running.url, demo)) process.stdout.write(`${cmd}\n\n`);
+  }
+
+  process.on('SIGHUP', () => running.reloadPartners());
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    running.close().then(
+      () => { logger.info('stopped'); process.exit(0); },
+      (err) => { logger.error({ err }, 'shutdown failed'); process.exit(1); },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`verify-customer: failed to start: ${(err as Error).message}\n`);
+  process.exit(1);
+});

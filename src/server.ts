@@ -1,0 +1,153 @@
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { createApp } from './app';
+import { FilePartnerRegistry } from './adapters/partners/file-partner-registry';
+import { MemoryStateStore } from './adapters/state/memory-state-store';
+import { HlrHttpClient } from './adapters/upstream/hlr-http-client';
+import { SimHttpClient } from './adapters/upstream/sim-http-client';
+import { Config } from './config/config';
+import { Authenticator } from './domain/authenticator';
+import { createMsisdnNormaliser } from './domain/msisdn';
+import { createOffsetDateTimeFormatter } from './domain/offset-date-time';
+import { Clock, systemClock } from './domain/ports/clock';
+import { StateStore } from './domain/ports/state-store';
+import { VerificationService } from './domain/verification-service';
+import { Logger, createLogger } from './observability/logger';
+import { PrometheusMetrics } from './observability/prometheus-metrics';
+import { defaultPartnersPath } from './repo-paths';
+import { loadFixtures, defaultFixturesPath } from './simulator/fixtures';
+import { Simulator, createSimulator } from './simulator/simulator';
+
+export interface ServerOptions {
+  logger?: Logger;
+  clock?: Clock;
+  /** A state store built by the caller (tests, Redis wiring); default: process memory. */
+  store?: StateStore;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  metrics: PrometheusMetrics;
+  partners: FilePartnerRegistry;
+  /** The in-process simulator when no upstream URLs were configured. */
+  simulator?: Simulator;
+  simulatorUrl?: string;
+  /** Re-reads PARTNERS_FILE; keeps the registry in force when the file is bad. */
+  reloadPartners(): void;
+  /** Stops accepting, lets in-flight requests finish (up to SHUTDOWN_GRACE_MS), closes everything. */
+  close(): Promise<void>;
+}
+
+/** The composition root: builds every adapter from config, hands them to the service, listens. */
+export async function startServer(config: Config, opts: ServerOptions = {}): Promise<RunningServer> {
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
+  const clock = opts.clock ?? systemClock;
+  const metrics = new PrometheusMetrics();
+
+  let simulator: Simulator | undefined;
+  let hlrUrl = config.HLR_URL;
+  let simUrl = config.SIM_URL;
+  let simulatorUrl: string | undefined;
+  if (!hlrUrl || !simUrl) {
+    simulator = createSimulator({ subscribers: loadFixtures(defaultFixturesPath()), synthetic: false });
+    simulatorUrl = await simulator.listen(0, '127.0.0.1');
+    hlrUrl = `${simulatorUrl}/hlr`;
+    simUrl = `${simulatorUrl}/sim`;
+    logger.info({ simulatorUrl }, 'no HLR_URL/SIM_URL: upstream simulator running in-process on the demo fixture');
+  }
+
+  const store = opts.store ?? new MemoryStateStore({
+    clock, maxCacheEntries: config.MEMORY_CACHE_MAX_ENTRIES, maxTxnEntries: config.MEMORY_TXN_MAX_ENTRIES,
+    onTxnEvict: () => logger.warn('txn_id store full: oldest record evicted'),
+  });
+  metrics.storeMode(store.mode());
+  const partners = new FilePartnerRegistry(config.PARTNERS_FILE ?? defaultPartnersPath());
+
+  const breaker = {
+    errorThresholdPercentage: config.BREAKER_ERROR_THRESHOLD_PERCENT,
+    volumeThreshold: config.BREAKER_VOLUME_THRESHOLD,
+    windowMs: config.BREAKER_WINDOW_MS,
+    resetTimeoutMs: config.BREAKER_RESET_TIMEOUT_MS,
+  };
+  const onBreakerChange = (upstream: string, state: string) => logger.warn({ upstream, state }, 'circuit breaker changed state');
+  const hlr = new HlrHttpClient({ baseUrl: hlrUrl, timeoutMs: config.HLR_TIMEOUT_MS, maxSockets: config.UPSTREAM_MAX_SOCKETS, breaker, metrics, onBreakerChange });
+  const sim = new SimHttpClient({ baseUrl: simUrl, timeoutMs: config.SIM_TIMEOUT_MS, maxSockets: config.UPSTREAM_MAX_SOCKETS, breaker, metrics, onBreakerChange });
+
+  const service = new VerificationService({
+    hlr, sim, store, clock, metrics,
+    settings: {
+      kycCacheTtlS: config.KYC_CACHE_TTL_S,
+      kycStaleS: config.KYC_STALE_S,
+      simSwapCacheTtlS: config.SIM_SWAP_CACHE_TTL_S,
+      negativeCacheTtlS: config.NEGATIVE_CACHE_TTL_S,
+      simSwapMaxAgeHours: config.SIM_SWAP_MAX_AGE_HOURS,
+      txnTtlS: config.TXN_TTL_S,
+      txnInFlightTtlS: config.TXN_IN_FLIGHT_TTL_S,
+    },
+    onStoreError: (err) => logger.warn({ err: (err as Error).message }, 'state store error; answering without it'),
+  });
+  const authenticator = new Authenticator({ registry: partners, clock, maxSkewS: config.SIG_MAX_SKEW_S, metrics });
+  authenticator.tick();
+  const ticker = setInterval(() => authenticator.tick(), 1000);
+  ticker.unref();
+
+  let shuttingDown = false;
+  const normalise = createMsisdnNormaliser({ countryCode: config.COUNTRY_CODE, nsnLength: config.NSN_LENGTH });
+  const app = createApp({
+    logger,
+    requestMetrics: metrics,
+    verification: { service, authenticator, normalise, formatDate: createOffsetDateTimeFormatter(config.TIMEZONE), bodyLimitBytes: config.BODY_LIMIT_BYTES },
+    events: { service, normalise, token: config.EVENTS_TOKEN, bodyLimitBytes: config.BODY_LIMIT_BYTES },
+    ops: {
+      registry: metrics.registry,
+      storeMode: () => store.mode(),
+      upstreams: () => ({ hlr: hlr.upstream.state(), sim: sim.upstream.state() }),
+      isShuttingDown: () => shuttingDown,
+    },
+  });
+
+  const server = http.createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 65_000 }, app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= (async () => {
+    shuttingDown = true;
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
+    await drained;
+    clearTimeout(force);
+    clearInterval(ticker);
+    hlr.upstream.shutdown();
+    sim.upstream.shutdown();
+    await store.close();
+    await simulator?.close();
+  })());
+
+  const running: RunningServer = {
+    url: `http://${shownHost}:${port}`,
+    port,
+    metrics,
+    partners,
+    reloadPartners: () => {
+      try {
+        const n = partners.reload();
+        logger.info({ partners: n }, 'partners reloaded');
+      } catch (err) {
+        logger.error({ err: (err as Error).message }, 'partners reload failed; keeping the registry in force');
+      }
+    },
+    close,
+  };
+  if (simulator) {
+    running.simulator = simulator;
+    running.simulatorUrl = simulatorUrl;
+  }
+  return running;
+}

@@ -1,0 +1,100 @@
+/** One subscriber as the simulated HLR and SIM-management systems know it. */
+export interface SimSubscriber {
+  /** Normalised international form, digits only (e.g. 255712000001). */
+  msisdn: string;
+  status: SubscriberStatus;
+  paymentType: PaymentType;
+  iccid: string;
+  /** RFC 3339, or null when the line was never swapped (first activation is not a swap). */
+  lastSimSwapAt: string | null;
+}
+
+export const SUBSCRIBER_STATUSES = ['active', 'inactive', 'suspended', 'terminated'] as const;
+export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
+
+export const PAYMENT_TYPES = ['prepaid', 'postpaid'] as const;
+export type PaymentType = (typeof PAYMENT_TYPES)[number];
+
+/** E.164 without the `+`: the upstreams only ever see the normalised form, so anything else is a test bug. */
+export const MSISDN_PATTERN = /^[1-9][0-9]{5,14}$/;
+const ICCID_PATTERN = /^[0-9]{18,22}$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
+const RELATIVE = /^now-(\d{1,7})([mhd])$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const FIELDS = new Set(['msisdn', 'status', 'paymentType', 'iccid', 'lastSimSwapAt']);
+
+export interface ParseOptions {
+  /** Reference time for the relative `now-<N><unit>` form; without it only RFC 3339 is accepted. */
+  now?: Date;
+  /** Prefix for error messages, e.g. `subscribers[3]`. */
+  where?: string;
+}
+
+/**
+ * Validates one raw record and returns a clean copy. Unknown fields are rejected so a typo
+ * in a fixture (`lastSwapAt`) fails loudly instead of silently meaning "never swapped".
+ */
+export function parseSubscriber(raw: unknown, opts: ParseOptions = {}): SimSubscriber {
+  const where = opts.where ?? 'subscriber';
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new Error(`${where} must be a JSON object`);
+  }
+  const r = raw as Record<string, unknown>;
+  for (const key of Object.keys(r)) {
+    if (!FIELDS.has(key)) throw new Error(`${where}.${key} is not a known field`);
+  }
+  const msisdn = r.msisdn;
+  if (typeof msisdn !== 'string' || !MSISDN_PATTERN.test(msisdn)) {
+    throw new Error(`${where}.msisdn must be 6-15 digits in international form without "+" (got ${show(msisdn)})`);
+  }
+  const status = r.status;
+  if (!isOneOf(SUBSCRIBER_STATUSES, status)) {
+    throw new Error(`${where}.status must be one of ${SUBSCRIBER_STATUSES.join(', ')} (got ${show(status)})`);
+  }
+  const paymentType = r.paymentType;
+  if (!isOneOf(PAYMENT_TYPES, paymentType)) {
+    throw new Error(`${where}.paymentType must be one of ${PAYMENT_TYPES.join(', ')} (got ${show(paymentType)})`);
+  }
+  const iccid = r.iccid;
+  if (typeof iccid !== 'string' || !ICCID_PATTERN.test(iccid)) {
+    throw new Error(`${where}.iccid must be 18-22 digits (got ${show(iccid)})`);
+  }
+  return { msisdn, status, paymentType, iccid, lastSimSwapAt: parseSwapTime(r.lastSimSwapAt, where, opts.now) };
+}
+
+function parseSwapTime(value: unknown, where: string, now: Date | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') {
+    if (isRfc3339(value)) return value;
+    const rel = RELATIVE.exec(value);
+    if (rel && now) return toRfc3339Seconds(now.getTime() - Number(rel[1]) * UNIT_MS[rel[2] as keyof typeof UNIT_MS]);
+  }
+  const forms = now ? 'an RFC 3339 date-time, "now-<N><m|h|d>" or null' : 'an RFC 3339 date-time or null';
+  throw new Error(`${where}.lastSimSwapAt must be ${forms} (got ${show(value)})`);
+}
+
+/** UTC, whole seconds: the service renders seconds only, so milliseconds would just be noise. */
+export function toRfc3339Seconds(epochMs: number): string {
+  return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** Range-checks the fields because Date.parse happily rolls 2026-02-30 over to March. */
+function isRfc3339(s: string): boolean {
+  const m = RFC3339.exec(s);
+  if (!m) return false;
+  const [year, month, day, hour, min, sec] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const offsetOk = m[9] === undefined || (Number(m[9]) <= 23 && Number(m[10]) <= 59);
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth
+    && hour <= 23 && min <= 59 && sec <= 60 && offsetOk;
+}
+
+function isOneOf<T extends string>(allowed: readonly T[], v: unknown): v is T {
+  return typeof v === 'string' && (allowed as readonly string[]).includes(v);
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}

@@ -1,0 +1,69 @@
+import { MSISDN_PATTERN, SimSubscriber, SubscriberStatus, toRfc3339Seconds } from './subscriber';
+
+/**
+ * Synthetic mode answers for numbers absent from the fixture, so load tests can spread over
+ * millions of numbers without a fixture of millions. Everything is derived from the number
+ * and the simulator's start time: the same number always gets the same answer in a run,
+ * and nothing is stored, so memory stays flat however many numbers a benchmark touches.
+ *
+ * Shares: 5% not a subscriber; of the rest 88% active and 4% each inactive, suspended,
+ * terminated; 70% prepaid; 20% swapped 1..2000 hours before the start time.
+ */
+export const SYNTHETIC_RATES = {
+  notSubscriber: 0.05,
+  inactive: 0.04,
+  suspended: 0.04,
+  terminated: 0.04,
+  prepaid: 0.7,
+  swapped: 0.2,
+  maxSwapAgeHours: 2000,
+} as const;
+
+const TWO_POW_32 = 2 ** 32;
+const HOUR_MS = 3_600_000;
+
+/** 32-bit FNV-1a: cheap, and enough to spread numbers; not for anything security-related. */
+export function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/**
+ * Numbers that differ only in the last digit give FNV values that differ in few bits, so each
+ * attribute takes its own finalised draw (murmur3 fmix) to keep the attributes independent.
+ */
+function draw(hash: number, k: number): number {
+  let x = (hash + Math.imul(k + 1, 0x9e3779b9)) | 0;
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
+/** Deterministic subscriber for `msisdn`, or null for "not a subscriber" (and for malformed numbers). */
+export function syntheticSubscriber(msisdn: string, startedAt: Date): SimSubscriber | null {
+  if (!MSISDN_PATTERN.test(msisdn)) return null;
+  const h = fnv1a(msisdn);
+  const r = SYNTHETIC_RATES;
+  if (draw(h, 0) / TWO_POW_32 < r.notSubscriber) return null;
+
+  const u = draw(h, 1) / TWO_POW_32;
+  const status: SubscriberStatus =
+    u < r.inactive ? 'inactive'
+      : u < r.inactive + r.suspended ? 'suspended'
+        : u < r.inactive + r.suspended + r.terminated ? 'terminated'
+          : 'active';
+  const paymentType = draw(h, 2) / TWO_POW_32 < r.prepaid ? 'prepaid' : 'postpaid';
+  const iccid = `89255${pad7(draw(h, 3))}${pad7(draw(h, 4))}`;
+  const swapped = draw(h, 5) / TWO_POW_32 < r.swapped;
+  const hoursAgo = 1 + (draw(h, 6) % r.maxSwapAgeHours);
+  const lastSimSwapAt = swapped ? toRfc3339Seconds(startedAt.getTime() - hoursAgo * HOUR_MS) : null;
+  return { msisdn, status, paymentType, iccid, lastSimSwapAt };
+}
+
+function pad7(n: number): string {
+  return String(n % 10_000_000).padStart(7, '0');
+}

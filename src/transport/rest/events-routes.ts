@@ -1,0 +1,40 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { Request, Response, Router } from 'express';
+import { BadRequestError, UnauthenticatedError } from '../../domain/errors';
+import { MsisdnNormaliser } from '../../domain/msisdn';
+import { validateMsisdn } from '../../domain/verification-input';
+import { VerificationService } from '../../domain/verification-service';
+import { RouteNotFoundError } from './http-errors';
+import { jsonBody } from './json-body';
+
+export interface EventsRoutesDeps {
+  service: VerificationService;
+  normalise: MsisdnNormaliser;
+  /** Unset: the route does not exist (404). */
+  token?: string;
+  bodyLimitBytes: number;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** SIM-management's swap event (CONTRACT §5): evicts that number's cached answers at once. */
+export function eventsRoutes(deps: EventsRoutesDeps): Router {
+  const router = Router();
+  const expected = deps.token ? digest(`Bearer ${deps.token}`) : undefined;
+  router.post('/internal/events/sim-swap', (req: Request, _res: Response, next) => {
+    if (!expected) throw new RouteNotFoundError('no such route');
+    // Hashing both sides gives equal lengths, so the comparison is constant-time.
+    const given = req.headers.authorization;
+    if (typeof given !== 'string' || !timingSafeEqual(digest(given), expected)) throw new UnauthenticatedError('bearer token required');
+    next();
+  }, jsonBody(deps.bodyLimitBytes), async (req: Request, res: Response) => {
+    const body = req.body as unknown;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadRequestError('body must be a JSON object');
+    const { msisdn } = validateMsisdn((body as Record<string, unknown>).msisdn, deps.normalise);
+    res.locals.msisdn = msisdn;
+    await deps.service.evict(msisdn);
+    res.locals.code = '00000';
+    res.status(200).json({ code: '00000', desc: 'Success' });
+  });
+  return router;
+}
