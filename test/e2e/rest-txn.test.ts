@@ -1,0 +1,91 @@
+import { Harness, startHarness, txnId } from '../support/harness';
+
+describe('REST txn_id rules (CONTRACT §1.4)', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ env: { HLR_TIMEOUT_MS: '300', SIM_TIMEOUT_MS: '300' } });
+  });
+  afterEach(() => h.sim.resetFaults());
+  afterAll(() => h.close());
+
+  it('replays the stored answer for the same txn_id, operation and msisdn, without calling the upstream', async () => {
+    const id = txnId();
+    const first = await h.post('sim_swap', { txn_id: id, msisdn: '255712000006' });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    h.sim.resetCalls();
+    const again = await h.post('sim_swap', { txn_id: id, msisdn: '255712000006' });
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+  });
+
+  it('replays even when the upstream has gone down since', async () => {
+    const id = txnId();
+    const first = await h.post('kyc', { txn_id: id, msisdn: '255712000002' });
+    h.sim.setFault('hlr', { down: true });
+    const again = await h.post('kyc', { txn_id: id, msisdn: '255712000002' });
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+  });
+
+  it('refuses the same txn_id with another operation, another msisdn or another form of the msisdn with 409', async () => {
+    const id = txnId();
+    expect((await h.post('kyc', { txn_id: id, msisdn: '255712000001' })).status).toBe(200);
+    const otherOp = await h.post('sim_swap', { txn_id: id, msisdn: '255712000001' });
+    expect(otherOp.status).toBe(409);
+    expect(otherOp.body.response.code).toBe('11111');
+    expect((await h.post('kyc', { txn_id: id, msisdn: '255712000002' })).status).toBe(409);
+    expect((await h.post('kyc', { txn_id: id, msisdn: '0712000001' })).status).toBe(409);
+  });
+
+  it('keeps txn_ids per partner: another partner may use the same one', async () => {
+    const { DEMO_HMAC, signedQuery } = await import('../support/signing');
+    const id = txnId();
+    expect((await h.post('kyc', { txn_id: id, msisdn: '255712000001' })).status).toBe(200);
+    const other = await h.post('kyc', { txn_id: id, msisdn: '255712000002' }, { query: signedQuery(DEMO_HMAC, { hmac: true }) });
+    expect(other.status).toBe(200);
+  });
+
+  it('refuses the same txn_id while the first request is still in flight with 409', async () => {
+    h.sim.setFault('sim', { latencyMs: 150 });
+    const id = txnId();
+    const first = h.post('sim_swap', { txn_id: id, msisdn: '255712000007' });
+    await new Promise((r) => setTimeout(r, 40));
+    const second = await h.post('sim_swap', { txn_id: id, msisdn: '255712000007' });
+    expect(second.status).toBe(409);
+    expect(second.body.response.desc).toMatch(/in flight/);
+    expect((await first).status).toBe(200);
+  });
+
+  it('releases the txn_id after a 9999 so the partner can retry with it', async () => {
+    const id = txnId();
+    h.sim.setFault('hlr', { down: true });
+    const failed = await h.post('kyc', { txn_id: id, msisdn: '255712000005' });
+    expect(failed.status).toBe(503);
+    expect(failed.body.code).toBe('9999');
+    h.sim.resetFaults();
+    const retried = await h.post('kyc', { txn_id: id, msisdn: '255712000005' });
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('replays a "not a subscriber" answer for the same SIM swap request', async () => {
+    const id = txnId();
+    const first = await h.post('sim_swap', { txn_id: id, msisdn: '255799000001' });
+    expect(first.status).toBe(404);
+    const again = await h.post('sim_swap', { txn_id: id, msisdn: '255799000001' });
+    expect(again.status).toBe(404);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('does not record a txn_id when authentication or validation fails', async () => {
+    const id = txnId();
+    expect((await h.post('kyc', { txn_id: id, msisdn: 'bad' })).status).toBe(400);
+    expect((await h.post('kyc', { txn_id: id, msisdn: '255712000001' }, { query: 'api_key=demo-key&sig=00' })).status).toBe(401);
+    expect((await h.post('kyc', { txn_id: id, msisdn: '255712000001' })).status).toBe(200);
+  });
+});

@@ -1,0 +1,93 @@
+import { Harness, startHarness, txnId } from '../support/harness';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
+  let h: Harness;
+  const TIMEOUT_MS = 200;
+
+  beforeEach(async () => {
+    h = await startHarness({
+      env: {
+        HLR_TIMEOUT_MS: String(TIMEOUT_MS), SIM_TIMEOUT_MS: String(TIMEOUT_MS),
+        BREAKER_VOLUME_THRESHOLD: '4', BREAKER_ERROR_THRESHOLD_PERCENT: '50', BREAKER_RESET_TIMEOUT_MS: '400',
+        KYC_CACHE_TTL_S: '0', KYC_STALE_S: '3600', SIM_SWAP_CACHE_TTL_S: '30',
+      },
+    });
+  });
+  afterEach(() => h.close());
+
+  it('when the HLR is slower than its timeout, KYC answers 9999 within the timeout plus a small margin', async () => {
+    h.sim.setFault('hlr', { latencyMs: 5000 });
+    const started = Date.now();
+    const r = await h.post('kyc', { txn_id: txnId(), msisdn: '255712000001' });
+    const elapsed = Date.now() - started;
+    expect(r.status).toBe(503);
+    expect(r.body).toEqual({ code: '9999', desc: expect.stringMatching(/^Unexpected system Error: hlr timed out/) });
+    expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+    expect(elapsed).toBeLessThan(TIMEOUT_MS + 150);
+  });
+
+  it('when the HLR fails past the threshold, the breaker opens, answers 9999 without calling it, then closes again', async () => {
+    h.sim.setFault('hlr', { errorRate: 1 });
+    for (let i = 0; i < 4; i++) {
+      expect((await h.post('kyc', { txn_id: txnId(), msisdn: '255712000002' })).status).toBe(503);
+    }
+    const callsWhenOpened = h.sim.calls().hlr;
+    expect(callsWhenOpened).toBe(4);
+    const readyOpen = await (await fetch(`${h.url}/readyz`)).json();
+    expect(readyOpen.upstreams.hlr).toBe('open');
+
+    const shortCircuited = await h.post('kyc', { txn_id: txnId(), msisdn: '255712000002' });
+    expect(shortCircuited.status).toBe(503);
+    expect(shortCircuited.body.desc).toMatch(/circuit open/);
+    expect(Number(shortCircuited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(h.sim.calls().hlr).toBe(callsWhenOpened);
+
+    h.sim.resetFaults();
+    await sleep(450);
+    const recovered = await h.post('kyc', { txn_id: txnId(), msisdn: '255712000002' });
+    expect(recovered.status).toBe(200);
+    expect(h.sim.calls().hlr).toBe(callsWhenOpened + 1);
+    const readyClosed = await (await fetch(`${h.url}/readyz`)).json();
+    expect(readyClosed.upstreams.hlr).toBe('closed');
+  });
+
+  it('does not count "not a subscriber" answers against the breaker', async () => {
+    for (let i = 0; i < 8; i++) {
+      expect((await h.post('sim_swap', { txn_id: txnId(), msisdn: `25579900000${i}` })).status).toBe(404);
+    }
+    expect(h.sim.calls().sim).toBe(8);
+    expect((await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000001' })).status).toBe(200);
+  });
+
+  it('when the HLR is down, KYC answers from a stale entry instead of 9999', async () => {
+    const fresh = await h.post('kyc', { txn_id: txnId(), msisdn: '0712000003' });
+    expect(fresh.status).toBe(200);
+    h.sim.setFault('hlr', { down: true });
+    const stale = await h.post('kyc', { txn_id: txnId(), msisdn: '255712000003' });
+    expect(stale.status).toBe(200);
+    expect(stale.body.result).toEqual({ msisdn: '255712000003', is_prepaid: 'true', is_active: 'false', is_valid: 'true' });
+  });
+
+  it('a SIM swap answer is served from cache while fresh, but never stale: 9999 once it expires', async () => {
+    const h2 = await startHarness({ env: { SIM_SWAP_CACHE_TTL_S: '1', SIM_TIMEOUT_MS: '200' } });
+    try {
+      expect((await h2.post('sim_swap', { txn_id: txnId(), msisdn: '255712000006' })).status).toBe(200);
+      h2.sim.setFault('sim', { down: true });
+      expect((await h2.post('sim_swap', { txn_id: txnId(), msisdn: '255712000006' })).status).toBe(200);
+      await sleep(1100);
+      const expired = await h2.post('sim_swap', { txn_id: txnId(), msisdn: '255712000006' });
+      expect(expired.status).toBe(503);
+      expect(expired.body.response.code).toBe('9999');
+    } finally {
+      await h2.close();
+    }
+  });
+
+  it('KYC is unaffected when only SIM management is down', async () => {
+    h.sim.setFault('sim', { down: true });
+    expect((await h.post('kyc', { txn_id: txnId(), msisdn: '255712000001' })).status).toBe(200);
+    expect((await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000001' })).status).toBe(503);
+  });
+});

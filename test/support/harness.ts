@@ -1,0 +1,70 @@
+import { loadConfig } from '../../src/config/config';
+import { Logger, createLogger } from '../../src/observability/logger';
+import { RunningServer, ServerOptions, startServer } from '../../src/server';
+import { loadFixtures, defaultFixturesPath } from '../../src/simulator/fixtures';
+import { Simulator, createSimulator } from '../../src/simulator/simulator';
+import { DEMO, signedQuery, txnId } from './signing';
+
+export interface Harness {
+  server: RunningServer;
+  url: string;
+  sim: Simulator;
+  simUrl: string;
+  /** POSTs a JSON body (object or raw string) to an operation with a signed demo query unless one is given. */
+  post(operation: 'kyc' | 'sim_swap', body: unknown, opts?: PostOptions): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+export interface PostOptions {
+  query?: string;
+  headers?: Record<string, string>;
+  contentType?: string | null;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  text: string;
+}
+
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  simulator?: Simulator;
+  serverOptions?: ServerOptions;
+  logger?: Logger;
+}
+
+/** The real server on port 0 in front of the real simulator (its own, unless one is given). */
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const ownSim = !opts.simulator;
+  const sim = opts.simulator ?? createSimulator({ subscribers: loadFixtures(defaultFixturesPath()), synthetic: false });
+  const simUrl = ownSim ? await sim.listen(0) : (opts.env?.SIM_BASE ?? '');
+  const config = loadConfig({
+    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent',
+    HLR_URL: `${simUrl}/hlr`, SIM_URL: `${simUrl}/sim`,
+    ...opts.env,
+  });
+  const server = await startServer(config, { logger: opts.logger ?? createLogger('silent'), ...opts.serverOptions });
+  const url = server.url;
+  return {
+    server, url, sim, simUrl,
+    post: (operation, body, p = {}) => postJson(`${url}/eai/verify_customer/query/${operation}?${p.query ?? signedQuery(DEMO)}`, body, p),
+    close: async () => {
+      await server.close();
+      if (ownSim) await sim.close();
+    },
+  };
+}
+
+export async function postJson(url: string, body: unknown, p: PostOptions = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...p.headers };
+  if (p.contentType !== null) headers['content-type'] = p.contentType ?? 'application/json';
+  const res = await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const text = await res.text();
+  let parsed: unknown;
+  try { parsed = JSON.parse(text); } catch { parsed = undefined; }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+export { txnId };
