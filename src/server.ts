@@ -108,6 +108,10 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   });
 
   const server = http.createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 65_000 }, app);
+  // While draining, every response tells its client to reconnect elsewhere.
+  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (shuttingDown) res.shouldKeepAlive = false;
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());
@@ -119,9 +123,12 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const close = () => (closing ??= (async () => {
     shuttingDown = true;
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Keep-alive sockets turn idle as their last response ends; close them as they do.
     server.closeIdleConnections();
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
     const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
     await drained;
+    clearInterval(sweep);
     clearTimeout(force);
     clearInterval(ticker);
     hlr.upstream.shutdown();

@@ -1,9 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { UnauthenticatedError } from './errors';
 import { Clock } from './ports/clock';
 import { AuthFailureReason, Metrics } from './ports/metrics';
 import { Partner, PartnerRegistry } from './ports/partners';
-import { SignatureWindow, md5Hex } from './signature-window';
+import { signatureFor } from './signature';
+import { SignatureWindow } from './signature-window';
 
 export interface Credentials {
   apiKey?: string;
@@ -67,10 +68,10 @@ export class Authenticator {
         if (timestamp === undefined) {
           return this.windowFor(p).timestampOf(sig, Math.floor(nowMs / 1000)) !== undefined;
         }
-        return equalHex(md5Hex(p.apiKey + p.secret + timestamp), sig);
+        return equalHex(signatureFor('md5', p.apiKey, p.secret, timestamp), sig);
       case 'hmac-sha256':
         if (timestamp === undefined) return false; // hmac-sha256 has no omitted-timestamp form
-        return equalHex(createHmac('sha256', p.secret).update(p.apiKey + timestamp).digest('hex'), sig);
+        return equalHex(signatureFor('hmac-sha256', p.apiKey, p.secret, timestamp), sig);
       default: {
         const never: never = p.signature;
         throw new Error(`unknown signature scheme ${String(never)}`);

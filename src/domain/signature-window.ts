@@ -1,8 +1,4 @@
-import { createHash } from 'node:crypto';
-
-export function md5Hex(text: string): string {
-  return createHash('md5').update(text).digest('hex');
-}
+import { md5Hex } from './signature';
 
 /**
  * The MD5 signatures a partner could have made with every whole-second timestamp inside

@@ -35,7 +35,7 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     }
     const callsWhenOpened = h.sim.calls().hlr;
     expect(callsWhenOpened).toBe(4);
-    const readyOpen = await (await fetch(`${h.url}/readyz`)).json();
+    const readyOpen = (await (await fetch(`${h.url}/readyz`)).json()) as { upstreams: Record<string, string> };
     expect(readyOpen.upstreams.hlr).toBe('open');
 
     const shortCircuited = await h.post('kyc', { txn_id: txnId(), msisdn: '255712000002' });
@@ -49,7 +49,7 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     const recovered = await h.post('kyc', { txn_id: txnId(), msisdn: '255712000002' });
     expect(recovered.status).toBe(200);
     expect(h.sim.calls().hlr).toBe(callsWhenOpened + 1);
-    const readyClosed = await (await fetch(`${h.url}/readyz`)).json();
+    const readyClosed = (await (await fetch(`${h.url}/readyz`)).json()) as { upstreams: Record<string, string> };
     expect(readyClosed.upstreams.hlr).toBe('closed');
   });
 

@@ -15,7 +15,7 @@ export class MemoryCache implements Cache {
   async get(key: string): Promise<CacheEntry | null> {
     const slot = this.slots.get(key);
     if (!slot) return null;
-    if (slot.expiresAtMs <= this.clock.nowMs()) {
+    if (slot.expiresAtMs < this.clock.nowMs()) {
       this.slots.delete(key);
       return null;
     }

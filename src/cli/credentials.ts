@@ -1,0 +1,24 @@
+import { SignatureScheme } from '../domain/ports/partners';
+import { signatureFor } from '../domain/signature';
+import { Args, UsageError, stringOption } from './args';
+import { CliIo } from './io';
+
+export interface CliCredentials {
+  apiKey: string;
+  secret: string;
+  scheme: SignatureScheme;
+}
+
+/** --key/--secret, else VC_API_KEY/VC_SECRET, else the demo partner (so the demo just works). */
+export function credentialsFrom(args: Args, io: CliIo): CliCredentials {
+  const apiKey = stringOption(args, 'key', io.env.VC_API_KEY ?? 'demo-key');
+  const secret = stringOption(args, 'secret', io.env.VC_SECRET ?? (apiKey === 'demo-key' ? 'demo-secret' : undefined));
+  if (!apiKey || !secret) throw new UsageError('give --key and --secret (or VC_API_KEY and VC_SECRET)');
+  return { apiKey, secret, scheme: args.options.has('hmac') ? 'hmac-sha256' : 'md5' };
+}
+
+/** The signed query string CONTRACT §1.5 expects. */
+export function signedQuery(c: CliCredentials, timestamp: string = String(Math.floor(Date.now() / 1000))): string {
+  const q = new URLSearchParams({ api_key: c.apiKey, timestamp, sig: signatureFor(c.scheme, c.apiKey, c.secret, timestamp) });
+  return q.toString();
+}

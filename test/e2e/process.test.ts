@@ -1,0 +1,112 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadFixtures, defaultFixturesPath } from '../../src/simulator/fixtures';
+import { Simulator, createSimulator } from '../../src/simulator/simulator';
+import { postJson, txnId } from '../support/harness';
+import { signedQuery } from '../support/signing';
+
+const MAIN = join(__dirname, '../../dist/src/main.js');
+
+interface Service {
+  proc: ChildProcess;
+  url: string;
+  stdout: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Runs the built service as a real process, the way `npm start` does, and waits for its URL. */
+async function startProcess(env: Record<string, string>): Promise<Service> {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
+  const proc = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d) => { out += d; });
+  proc.stderr!.on('data', (d) => { out += d; });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
+    if (m) return { proc, url: m[1], stdout: () => out, exited };
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`service did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('the service as a process', () => {
+  it('on embedded defaults prints one signed curl per operation that works when pasted', async () => {
+    const svc = await startProcess({ LOG_LEVEL: 'info' });
+    try {
+      const commands = svc.stdout().split('\n').filter((l) => l.startsWith('TS='));
+      expect(commands).toHaveLength(2);
+      const answers = commands.map((c) => JSON.parse(execFileSync('bash', ['-c', c], { encoding: 'utf8' })));
+      expect(answers[0]).toEqual({ code: '00000', desc: 'Success', result: { msisdn: '255712000001', is_prepaid: 'true', is_active: 'true', is_valid: 'true' } });
+      expect(answers[1].result).toMatchObject({ msisdn: '255712000006', sim_swapped: 'true' });
+    } finally {
+      svc.proc.kill('SIGTERM');
+      await svc.exited;
+    }
+  });
+
+  it('on SIGTERM finishes in-flight requests, refuses new connections and exits 0', async () => {
+    const sim: Simulator = createSimulator({ subscribers: loadFixtures(defaultFixturesPath()), synthetic: false });
+    const simUrl = await sim.listen(0);
+    const svc = await startProcess({ LOG_LEVEL: 'info', HLR_URL: `${simUrl}/hlr`, SIM_URL: `${simUrl}/sim` });
+    try {
+      sim.setFault('hlr', { latencyMs: 600 });
+      const inFlight = Array.from({ length: 5 }, (_, i) =>
+        postJson(`${svc.url}/eai/verify_customer/query/kyc?${signedQuery({ apiKey: 'demo-key', secret: 'demo-secret' })}`, { txn_id: txnId(), msisdn: `25571200000${i + 1}` }));
+      await new Promise((r) => setTimeout(r, 200));
+      svc.proc.kill('SIGTERM');
+      const replies = await Promise.all(inFlight);
+      expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(await svc.exited).toBe(0);
+      await expect(fetch(`${svc.url}/healthz`)).rejects.toThrow();
+      expect(svc.stdout()).toMatch(/"msg":"stopped"/);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('reloads partners on SIGHUP, and keeps the registry in force when the new file is bad', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vc-hup-'));
+    const file = join(dir, 'partners.json');
+    const bank = { name: 'bank', apiKey: 'bank-key', secret: 'bank-secret', operations: ['kyc'] };
+    writeFileSync(file, JSON.stringify({ partners: [bank] }));
+    const svc = await startProcess({ PARTNERS_FILE: file, LOG_LEVEL: 'info' });
+    const call = (p: { apiKey: string; secret: string }) =>
+      postJson(`${svc.url}/eai/verify_customer/query/kyc?${signedQuery(p)}`, { txn_id: txnId(), msisdn: '255712000001' });
+    const hup = async (marker: RegExp) => {
+      const seen = svc.stdout().match(new RegExp(marker, 'g'))?.length ?? 0;
+      svc.proc.kill('SIGHUP');
+      for (let i = 0; i < 100 && (svc.stdout().match(new RegExp(marker, 'g'))?.length ?? 0) === seen; i++) await new Promise((r) => setTimeout(r, 20));
+    };
+    try {
+      const fintech = { name: 'fintech', apiKey: 'fin-key', secret: 'fin-secret', operations: ['kyc'] };
+      expect((await call(fintech)).status).toBe(401);
+      writeFileSync(file, JSON.stringify({ partners: [bank, fintech] }));
+      await hup(/partners reloaded/);
+      expect((await call(fintech)).status).toBe(200);
+
+      writeFileSync(file, '{"partners": [ {"name": "broken", "secret": "do-not-log-me"');
+      await hup(/partners reload failed/);
+      expect((await call(fintech)).status).toBe(200);
+      expect((await call(bank)).status).toBe(200);
+      expect(svc.stdout()).not.toContain('do-not-log-me');
+      expect(svc.stdout()).not.toContain('fin-secret');
+    } finally {
+      svc.proc.kill('SIGTERM');
+      await svc.exited;
+    }
+  });
+
+  it('stops at start with a message naming a bad setting', async () => {
+    if (!existsSync(MAIN)) throw new Error('run "npm run build" first');
+    const proc = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH, TIMEZONE: 'Mars/Olympus', PORT: '0' } });
+    let err = '';
+    proc.stderr.on('data', (d) => { err += d; });
+    const code = await new Promise((resolve) => proc.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(err).toMatch(/TIMEZONE/);
+  });
+});

@@ -1,0 +1,99 @@
+import { Authenticator } from '../../src/domain/authenticator';
+import { UnauthenticatedError } from '../../src/domain/errors';
+import { noopMetrics } from '../../src/domain/ports/metrics';
+import { Partner } from '../../src/domain/ports/partners';
+import { md5Hex } from '../../src/domain/signature';
+import { SignatureWindow } from '../../src/domain/signature-window';
+import { hmacSig, md5Sig } from '../support/signing';
+
+const partner = (over: Partial<Partner> = {}): Partner => ({
+  name: 'bank', apiKey: 'key1', secret: 's3cret', operations: new Set(['kyc']), enabled: true, signature: 'md5', ...over,
+});
+
+function setup(partners: Partner[], nowMs = 1_800_000_000_000) {
+  const clock = { t: nowMs, nowMs() { return this.t; } };
+  const failures: string[] = [];
+  const auth = new Authenticator({
+    registry: { find: (k) => partners.find((p) => p.apiKey === k), all: () => partners },
+    clock, maxSkewS: 300, metrics: { ...noopMetrics, authFailure: (r) => failures.push(r) },
+  });
+  return { auth, clock, failures };
+}
+
+describe('Authenticator', () => {
+  const p = partner();
+  const nowS = 1_800_000_000;
+
+  it('accepts md5(api_key + secret + timestamp) in seconds or milliseconds', () => {
+    const { auth } = setup([p]);
+    expect(auth.authenticate({ apiKey: 'key1', timestamp: String(nowS), sig: md5Sig('key1', 's3cret', String(nowS)) })).toBe(p);
+    const ms = String(nowS * 1000 + 5);
+    expect(auth.authenticate({ apiKey: 'key1', timestamp: ms, sig: md5Sig('key1', 's3cret', ms) })).toBe(p);
+  });
+
+  it('refuses a timestamp outside the window before looking at the key, and counts why', () => {
+    const { auth, failures } = setup([p]);
+    const ts = String(nowS - 301);
+    expect(() => auth.authenticate({ apiKey: 'nobody', timestamp: ts, sig: md5Sig('key1', 's3cret', ts) })).toThrow('timestamp outside');
+    expect(failures).toEqual(['stale_timestamp']);
+  });
+
+  it('gives unknown keys, disabled keys and wrong signatures the same reason', () => {
+    const { auth } = setup([p, partner({ apiKey: 'off', enabled: false })]);
+    const ts = String(nowS);
+    const reasons = [
+      { apiKey: 'nobody', timestamp: ts, sig: md5Sig('nobody', 'x', ts) },
+      { apiKey: 'off', timestamp: ts, sig: md5Sig('off', 's3cret', ts) },
+      { apiKey: 'key1', timestamp: ts, sig: md5Sig('key1', 'wrong', ts) },
+    ].map((c) => { try { auth.authenticate(c); return 'accepted'; } catch (e) { return (e as UnauthenticatedError).desc; } });
+    expect(new Set(reasons)).toEqual(new Set(['Error Process: authentication failed']));
+  });
+
+  it('accepts an omitted timestamp for any second of the window and refuses one just outside', () => {
+    const { auth } = setup([p]);
+    for (const t of [nowS - 300, nowS, nowS + 300]) {
+      expect(auth.authenticate({ apiKey: 'key1', sig: md5Sig('key1', 's3cret', String(t)) })).toBe(p);
+    }
+    for (const t of [nowS - 301, nowS + 301]) {
+      expect(() => auth.authenticate({ apiKey: 'key1', sig: md5Sig('key1', 's3cret', String(t)) })).toThrow(UnauthenticatedError);
+    }
+  });
+
+  it('slides the omitted-timestamp window with the clock', () => {
+    const { auth, clock } = setup([p]);
+    const old = md5Sig('key1', 's3cret', String(nowS - 200));
+    expect(auth.authenticate({ apiKey: 'key1', sig: old })).toBe(p);
+    clock.t += 150_000;
+    expect(() => auth.authenticate({ apiKey: 'key1', sig: old })).toThrow(UnauthenticatedError);
+    const newer = md5Sig('key1', 's3cret', String(nowS + 440));
+    expect(auth.authenticate({ apiKey: 'key1', sig: newer })).toBe(p);
+  });
+
+  it('accepts hmac-sha256 partners only with a timestamp and their own scheme', () => {
+    const h = partner({ apiKey: 'hk', secret: 'hs', signature: 'hmac-sha256' });
+    const { auth } = setup([h]);
+    const ts = String(nowS);
+    expect(auth.authenticate({ apiKey: 'hk', timestamp: ts, sig: hmacSig('hk', 'hs', ts) })).toBe(h);
+    expect(() => auth.authenticate({ apiKey: 'hk', timestamp: ts, sig: md5Sig('hk', 'hs', ts) })).toThrow(UnauthenticatedError);
+    expect(() => auth.authenticate({ apiKey: 'hk', sig: hmacSig('hk', 'hs', ts) })).toThrow(UnauthenticatedError);
+  });
+
+  it.each([undefined, '', 'zz', 'a'.repeat(129)])('refuses the signature %p', (sig) => {
+    const { auth } = setup([p]);
+    expect(() => auth.authenticate({ apiKey: 'key1', timestamp: String(nowS), sig })).toThrow(UnauthenticatedError);
+  });
+});
+
+describe('SignatureWindow', () => {
+  it('holds exactly 2*skew+1 signatures however far the clock moves', () => {
+    const w = new SignatureWindow('k' + 's', 5);
+    w.advanceTo(1000);
+    w.advanceTo(1003);
+    w.advanceTo(5000);
+    const inside = [4995, 5000, 5005].map((t) => w.timestampOf(md5Hex(`ks${t}`), 5000));
+    expect(inside).toEqual([4995, 5000, 5005]);
+    expect(w.timestampOf(md5Hex('ks4994'), 5000)).toBeUndefined();
+    expect(w.timestampOf(md5Hex('ks1000'), 5000)).toBeUndefined();
+    expect((w as unknown as { bySig: Map<string, number> }).bySig.size).toBe(11);
+  });
+});

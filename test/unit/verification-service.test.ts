@@ -1,0 +1,110 @@
+import { MemoryStateStore } from '../../src/adapters/state/memory-state-store';
+import { NotSubscriberError, UpstreamUnavailableError } from '../../src/domain/errors';
+import { noopMetrics } from '../../src/domain/ports/metrics';
+import { HlrRecord, SimRecord } from '../../src/domain/ports/upstreams';
+import { VerificationService } from '../../src/domain/verification-service';
+
+/** Upstream fakes: answers from a table, or fail when told to. */
+function fakeUpstream<T>(table: Record<string, T>) {
+  const u = {
+    calls: 0, down: false, delayMs: 0,
+    async lookup(msisdn: string): Promise<T | null> {
+      u.calls += 1;
+      if (u.delayMs) await new Promise((r) => setTimeout(r, u.delayMs));
+      if (u.down) throw new UpstreamUnavailableError('down');
+      return table[msisdn] ?? null;
+    },
+  };
+  return u;
+}
+
+function setup() {
+  const clock = { t: 1_800_000_000_000, nowMs() { return this.t; } };
+  const hlr = fakeUpstream<HlrRecord>({ '255712000001': { status: 'active', paymentType: 'prepaid' } });
+  const sim = fakeUpstream<SimRecord>({ '255712000001': { lastSimSwapAtMs: clock.t - 3_600_000 } });
+  const store = new MemoryStateStore({ clock, maxCacheEntries: 1000, maxTxnEntries: 1000 });
+  const service = new VerificationService({
+    hlr, sim, store, clock, metrics: noopMetrics,
+    settings: { kycCacheTtlS: 300, kycStaleS: 3600, simSwapCacheTtlS: 30, negativeCacheTtlS: 60, simSwapMaxAgeHours: 240, txnTtlS: 86400, txnInFlightTtlS: 60 },
+  });
+  return { clock, hlr, sim, service };
+}
+
+describe('VerificationService caching (CONTRACT §5)', () => {
+  it('serves KYC from cache for KYC_CACHE_TTL_S, then asks the HLR again', async () => {
+    const { clock, hlr, service } = setup();
+    await service.kyc('0712000001', '255712000001');
+    clock.t += 300_000;
+    await service.kyc('0712000001', '255712000001');
+    expect(hlr.calls).toBe(1);
+    clock.t += 1;
+    await service.kyc('0712000001', '255712000001');
+    expect(hlr.calls).toBe(2);
+  });
+
+  it('serves a stale KYC answer up to KYC_STALE_S when the HLR is unavailable, then 9999', async () => {
+    const { clock, hlr, service } = setup();
+    await service.kyc('x', '255712000001');
+    hlr.down = true;
+    clock.t += 3_600_000;
+    expect((await service.kyc('x', '255712000001')).isValid).toBe(true);
+    clock.t += 1;
+    await expect(service.kyc('x', '255712000001')).rejects.toBeInstanceOf(UpstreamUnavailableError);
+  });
+
+  it('caches "not a subscriber" for NEGATIVE_CACHE_TTL_S only', async () => {
+    const { clock, hlr, sim, service } = setup();
+    await service.kyc('x', '255700000000');
+    await expect(service.simSwap('x', '255700000000')).rejects.toBeInstanceOf(NotSubscriberError);
+    clock.t += 60_000;
+    await service.kyc('x', '255700000000');
+    await expect(service.simSwap('x', '255700000000')).rejects.toBeInstanceOf(NotSubscriberError);
+    expect([hlr.calls, sim.calls]).toEqual([1, 1]);
+    clock.t += 1;
+    await service.kyc('x', '255700000000');
+    expect(hlr.calls).toBe(2);
+  });
+
+  it('never serves a SIM swap answer older than SIM_SWAP_CACHE_TTL_S, even when SIM management is down', async () => {
+    const { clock, sim, service } = setup();
+    expect((await service.simSwap('x', '255712000001')).simSwapped).toBe(true);
+    sim.down = true;
+    clock.t += 30_000;
+    expect((await service.simSwap('x', '255712000001')).simSwapped).toBe(true);
+    clock.t += 1;
+    await expect(service.simSwap('x', '255712000001')).rejects.toBeInstanceOf(UpstreamUnavailableError);
+  });
+
+  it('never caches an upstream failure', async () => {
+    const { hlr, service } = setup();
+    hlr.down = true;
+    await expect(service.kyc('x', '255712000001')).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    hlr.down = false;
+    expect((await service.kyc('x', '255712000001')).isActive).toBe(true);
+    expect(hlr.calls).toBe(2);
+  });
+
+  it('shares one upstream call among concurrent lookups of one number', async () => {
+    const { hlr, service } = setup();
+    hlr.delayMs = 20;
+    await Promise.all(Array.from({ length: 20 }, () => service.kyc('x', '255712000001')));
+    expect(hlr.calls).toBe(1);
+  });
+
+  it('forgets a number at once on a swap event', async () => {
+    const { sim, service } = setup();
+    await service.simSwap('x', '255712000001');
+    await service.evict('255712000001');
+    await service.simSwap('x', '255712000001');
+    expect(sim.calls).toBe(2);
+  });
+
+  it('computes the window from the swap instant: first activation (null) is no swap', async () => {
+    const { service, clock } = setup();
+    const r = await service.simSwap('raw', '255712000001', 1);
+    expect(r).toEqual({ msisdn: 'raw', simSwapped: true, simSwappedAtMs: clock.t - 3_600_000 });
+    clock.t += 1;
+    // still cached (30 s), but now 1 ms outside a 1-hour window
+    expect(await service.simSwap('raw', '255712000001', 1)).toEqual({ msisdn: 'raw', simSwapped: false });
+  });
+});
