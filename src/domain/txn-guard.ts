@@ -25,7 +25,12 @@ export function fingerprintOf(input: VerificationInput): string {
  * are stored and replayed like successes: the same txn_id always gets the same answer.
  */
 export class TxnGuard {
-  constructor(private readonly store: TxnStore, private readonly metrics: Metrics, private readonly settings: TxnSettings) {}
+  constructor(
+    private readonly store: TxnStore,
+    private readonly metrics: Metrics,
+    private readonly settings: TxnSettings,
+    private readonly onStoreError: (err: unknown) => void = () => {},
+  ) {}
 
   async run(partnerKey: string, txnId: string, input: VerificationInput, work: () => Promise<VerificationResult>): Promise<Answer> {
     const key = `${partnerKey}:${txnId}`;
@@ -56,14 +61,23 @@ export class TxnGuard {
       result = await work();
     } catch (err) {
       if (err instanceof NotSubscriberError) {
-        await this.store.complete(key, fingerprint, JSON.stringify({ e: 'not_subscriber', m: err.reason }), this.settings.ttlS);
+        await this.record(key, fingerprint, { e: 'not_subscriber', m: err.reason });
       } else {
-        await this.store.release(key, fingerprint).catch(() => undefined);
+        await this.store.release(key, fingerprint).catch(this.onStoreError);
       }
       throw err;
     }
-    await this.store.complete(key, fingerprint, JSON.stringify({ r: result }), this.settings.ttlS);
+    await this.record(key, fingerprint, { r: result });
     return { result, replayed: false };
+  }
+
+  /** The answer is already won: failing to store it must not turn it into a 500. */
+  private async record(key: string, fingerprint: string, outcome: StoredOutcome): Promise<void> {
+    try {
+      await this.store.complete(key, fingerprint, JSON.stringify(outcome), this.settings.ttlS);
+    } catch (err) {
+      this.onStoreError(err);
+    }
   }
 
   private replay(outcome: string): VerificationResult {

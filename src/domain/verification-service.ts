@@ -44,7 +44,7 @@ export class VerificationService {
     this.txns = new TxnGuard(deps.store.txns, deps.metrics, {
       ttlS: deps.settings.txnTtlS,
       inFlightTtlS: deps.settings.txnInFlightTtlS,
-    });
+    }, deps.onStoreError);
   }
 
   /** Checks permission and rate limit, then answers, honouring the txn_id when there is one. */
@@ -59,7 +59,7 @@ export class VerificationService {
   async admit(partner: Partner, operation: Operation): Promise<void> {
     if (!partner.operations.has(operation)) throw new ForbiddenError(`operation ${operation} is not allowed for this partner`);
     if (!partner.rateLimit) return;
-    const decision = await this.deps.store.rateLimiter.take(`${partner.apiKey}`, partner.rateLimit);
+    const decision = await this.deps.store.rateLimiter.take(partner.apiKey, partner.rateLimit);
     if (!decision.allowed) {
       this.deps.metrics.rateLimited(operation);
       throw new RateLimitedError('rate limit exceeded', Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));

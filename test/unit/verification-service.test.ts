@@ -108,3 +108,21 @@ describe('VerificationService caching (CONTRACT §5)', () => {
     expect(await service.simSwap('raw', '255712000001', 1)).toEqual({ msisdn: 'raw', simSwapped: false });
   });
 });
+
+describe('VerificationService txn_id handling when the store fails', () => {
+  it('still answers when storing a finished answer fails, and reports the store error', async () => {
+    const clock = { nowMs: () => 1_800_000_000_000 };
+    const store = new MemoryStateStore({ clock, maxCacheEntries: 10, maxTxnEntries: 10 });
+    store.txns.complete = async () => { throw new Error('store gone'); };
+    const errors: unknown[] = [];
+    const service = new VerificationService({
+      hlr: fakeUpstream<HlrRecord>({ '255712000001': { status: 'active', paymentType: 'prepaid' } }),
+      sim: fakeUpstream<SimRecord>({}), store, clock, metrics: noopMetrics, onStoreError: (e) => errors.push(e),
+      settings: { kycCacheTtlS: 300, kycStaleS: 3600, simSwapCacheTtlS: 30, negativeCacheTtlS: 60, simSwapMaxAgeHours: 240, txnTtlS: 86400, txnInFlightTtlS: 60 },
+    });
+    const partner = { name: 'p', apiKey: 'k', secret: 's', operations: new Set(['kyc'] as const), enabled: true, signature: 'md5' as const };
+    const answer = await service.verify(partner, { operation: 'kyc', msisdnRaw: 'x', msisdn: '255712000001', txnId: 'abc' });
+    expect(answer.result).toEqual({ operation: 'kyc', kyc: { msisdn: 'x', isValid: true, isActive: true, isPrepaid: true } });
+    expect(errors).toEqual([new Error('store gone')]);
+  });
+});
