@@ -4,7 +4,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness({ env: { HLR_TIMEOUT_MS: '300', SIM_TIMEOUT_MS: '300' } });
+    h = await startHarness();
   });
   afterEach(() => h.sim.resetFaults());
   afterAll(() => h.close());

@@ -18,6 +18,8 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
   afterEach(() => h.close());
 
   it('when the HLR is slower than its timeout, KYC answers 9999 within the timeout plus a small margin', async () => {
+    // Warm the connections first, so the measured call is the deadline and nothing else.
+    expect((await h.post('kyc', { txn_id: txnId(), msisdn: '255712000002' })).status).toBe(200);
     h.sim.setFault('hlr', { latencyMs: 5000 });
     const started = Date.now();
     const r = await h.post('kyc', { txn_id: txnId(), msisdn: '255712000001' });
@@ -25,7 +27,8 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     expect(r.status).toBe(503);
     expect(r.body).toEqual({ code: '9999', desc: expect.stringMatching(/^Unexpected system Error: hlr timed out/) });
     expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
-    expect(elapsed).toBeLessThan(TIMEOUT_MS + 150);
+    // The upstream would take 5 s; the margin allows for a loaded 2-core CI machine.
+    expect(elapsed).toBeLessThan(TIMEOUT_MS + 400);
   });
 
   it('when the HLR fails past the threshold, the breaker opens, answers 9999 without calling it, then closes again', async () => {
