@@ -55,11 +55,11 @@ export class VerificationService {
     return this.txns.run(partner.apiKey, input.txnId, input, work);
   }
 
-  /** 403 unless the partner may use the operation; 429 when over its rate limit. */
-  async admit(partner: Partner, operation: Operation): Promise<void> {
+  /** 403 unless the partner may use the operation; 429 when over its rate limit. A batch costs one token per number. */
+  async admit(partner: Partner, operation: Operation, cost = 1): Promise<void> {
     if (!partner.operations.has(operation)) throw new ForbiddenError(`operation ${operation} is not allowed for this partner`);
     if (!partner.rateLimit) return;
-    const decision = await this.deps.store.rateLimiter.take(partner.apiKey, partner.rateLimit);
+    const decision = await this.deps.store.rateLimiter.take(partner.apiKey, partner.rateLimit, cost);
     if (!decision.allowed) {
       this.deps.metrics.rateLimited(operation);
       throw new RateLimitedError('rate limit exceeded', Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));

@@ -12,16 +12,17 @@ export class MemoryRateLimiter implements RateLimiter {
 
   constructor(private readonly clock: Clock) {}
 
-  async take(key: string, limit: RateLimit): Promise<RateDecision> {
+  async take(key: string, limit: RateLimit, cost = 1): Promise<RateDecision> {
+    const need = Math.min(Math.max(1, cost), limit.burst);
     const now = this.clock.nowMs();
     const b = this.buckets.get(key) ?? { tokens: limit.burst, updatedMs: now };
     b.tokens = Math.min(limit.burst, b.tokens + ((now - b.updatedMs) / 1000) * limit.perSecond);
     b.updatedMs = now;
     this.buckets.set(key, b);
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
+    if (b.tokens >= need) {
+      b.tokens -= need;
       return { allowed: true, retryAfterMs: 0 };
     }
-    return { allowed: false, retryAfterMs: Math.ceil(((1 - b.tokens) / limit.perSecond) * 1000) };
+    return { allowed: false, retryAfterMs: Math.ceil(((need - b.tokens) / limit.perSecond) * 1000) };
   }
 }

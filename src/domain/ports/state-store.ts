@@ -40,8 +40,11 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  /** Takes one token from the bucket of key; refuses when it is empty. */
-  take(key: string, limit: RateLimit): Promise<RateDecision>;
+  /**
+   * Takes `cost` tokens (default 1; a batch costs one per number, capped at the burst) from
+   * the bucket of key; refuses, taking nothing, when fewer remain.
+   */
+  take(key: string, limit: RateLimit, cost?: number): Promise<RateDecision>;
 }
 
 export type StoreMode = 'memory' | 'redis' | 'degraded';

@@ -1,0 +1,110 @@
+import { Cluster, Redis } from 'ioredis';
+import { defineStateScripts } from './redis-scripts';
+
+/** A standalone client or a cluster client: every command the store sends touches one key, so both serve. */
+export type RedisClient = Redis | Cluster;
+
+export interface RedisConnectionOptions {
+  /** redis:// or rediss:// URL of a standalone server. */
+  url?: string;
+  /** Comma-separated host:port seeds of a Redis Cluster. */
+  clusterNodes?: string;
+  commandTimeoutMs: number;
+}
+
+/** What the store hears about the connection: ready to serve, gone, or worth a check. */
+export type ConnectionEvent = 'ready' | 'lost' | 'suspect';
+
+// Reconnect forever, quickly at first: the store returns to Redis by itself (issue #3).
+const reconnectDelayMs = (attempt: number) => Math.min(50 * attempt, 500);
+
+/**
+ * Builds the ioredis client. The options all serve one rule: no request waits on a dead Redis.
+ * - enableOfflineQueue false: while disconnected a command fails at once instead of queueing.
+ * - commandTimeout: a command on a silent connection (no RST) fails after the deadline.
+ * - maxRetriesPerRequest 0 and no auto-resend: a command in flight when the link drops is not
+ *   replayed after reconnect; a replayed SET NX would find our own claim and answer 409 to us.
+ * - enableAutoPipelining: concurrent requests share round trips.
+ */
+export function createRedisClient(opts: RedisConnectionOptions): RedisClient {
+  const connectTimeout = Math.max(1000, opts.commandTimeoutMs * 4);
+  const common = {
+    commandTimeout: opts.commandTimeoutMs,
+    connectTimeout,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    enableAutoPipelining: true,
+  };
+  let client: RedisClient;
+  if (opts.clusterNodes) {
+    const nodes = opts.clusterNodes.split(',').map((hp) => {
+      const i = hp.lastIndexOf(':');
+      return { host: hp.slice(0, i), port: Number(hp.slice(i + 1)) };
+    });
+    client = new Cluster(nodes, {
+      enableOfflineQueue: false,
+      enableAutoPipelining: true,
+      clusterRetryStrategy: (attempt) => reconnectDelayMs(attempt),
+      // A master that comes back on the same address is reconnected, not forgotten.
+      clusterNodeRetryStrategy: (attempt) => reconnectDelayMs(attempt),
+      // Few, short redirection retries: the store's deadline bounds the whole command anyway.
+      maxRedirections: 4,
+      retryDelayOnClusterDown: 50,
+      retryDelayOnTryAgain: 50,
+      retryDelayOnFailover: 50,
+      slotsRefreshTimeout: connectTimeout,
+      redisOptions: common,
+    });
+  } else if (opts.url) {
+    client = new Redis(opts.url, {
+      ...common,
+      enableOfflineQueue: false,
+      retryStrategy: (attempt) => reconnectDelayMs(attempt),
+    });
+  } else {
+    throw new Error('createRedisClient needs a url or cluster nodes');
+  }
+  defineStateScripts(client);
+  return client;
+}
+
+/** Translates the client's events into the three the store acts on. */
+export function watchConnection(client: RedisClient, listener: (event: ConnectionEvent, err?: Error) => void): void {
+  client.on('ready', () => listener('ready'));
+  // Errors repeat on every reconnect attempt; the store logs the first of an outage.
+  client.on('error', (err: Error) => listener('suspect', err));
+  if (client instanceof Cluster) {
+    client.on('end', () => listener('lost'));
+    // A node leaving the pool may be a dead master or a topology change: check, do not assume.
+    client.on('-node', () => listener('suspect'));
+    client.on('node error', (err: Error) => listener('suspect', err));
+  } else {
+    client.on('close', () => listener('lost'));
+  }
+}
+
+/** Resolves when every master answers (and, on a cluster, every slot is served). */
+export async function probe(client: RedisClient): Promise<void> {
+  if (!(client instanceof Cluster)) {
+    await client.ping();
+    return;
+  }
+  if (client.status !== 'ready') throw new Error(`cluster is ${client.status}`);
+  const masters = client.nodes('master');
+  if (masters.length === 0) throw new Error('cluster has no reachable master');
+  const infos = await Promise.all(masters.map(async (m) => {
+    await m.ping();
+    return m.cluster('INFO');
+  }));
+  if (!infos.every((i) => /cluster_state:ok/.test(String(i)))) throw new Error('cluster_state is not ok');
+}
+
+/** Ends the connection; a polite QUIT first, a cut when the server is gone. */
+export async function closeClient(client: RedisClient): Promise<void> {
+  if (client.status === 'end') return;
+  try {
+    await Promise.race([client.quit(), new Promise((_, reject) => setTimeout(() => reject(new Error('quit timed out')), 1000).unref())]);
+  } catch {
+    client.disconnect();
+  }
+}

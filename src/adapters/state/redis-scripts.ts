@@ -1,0 +1,87 @@
+import { Cluster, Redis, Result } from 'ioredis';
+
+/*
+ * The store's Lua scripts. Each touches exactly one key (KEYS[1]), so it runs on one node of
+ * a cluster and never crosses hash slots. ioredis sends EVALSHA and falls back to EVAL on a
+ * connection that has not seen the script yet, so a restarted Redis (empty script cache)
+ * needs nothing from us.
+ *
+ * txn_id record values (see redis-txn-store.ts):
+ *   in flight: "c" .. fingerprint
+ *   done:      "d" .. len(fingerprint) .. ":" .. fingerprint .. outcome
+ */
+
+/** SET NX with TTL; when the key is already held, its value, in the same round trip. */
+const TXN_CLAIM = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end
+return redis.call('GET', KEYS[1])
+`;
+
+/**
+ * Stores the outcome unless another request's fingerprint holds the key.
+ * ARGV: in-flight value of this fingerprint, done-prefix of this fingerprint, done value, ttl ms.
+ */
+const TXN_COMPLETE = `
+local v = redis.call('GET', KEYS[1])
+if v and v ~= ARGV[1] and string.sub(v, 1, #ARGV[2]) ~= ARGV[2] then return 0 end
+redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
+return 1
+`;
+
+/** Compare-and-delete: frees the txn_id only while it is still this fingerprint's unfinished claim. */
+const TXN_RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+/**
+ * Token bucket in a small hash {t = tokens, u = last update ms}. Time comes from the caller
+ * (ARGV[1]), like the in-memory limiter, and never runs backwards for a bucket: an instance
+ * whose clock is behind refills nothing rather than a negative amount.
+ * ARGV: now ms, tokens per second, burst, key ttl ms, tokens needed. Returns {allowed 0|1, retry-after ms}.
+ */
+const RATE_TAKE = `
+local now = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local burst = tonumber(ARGV[3])
+local need = tonumber(ARGV[5])
+local b = redis.call('HMGET', KEYS[1], 't', 'u')
+local tokens = tonumber(b[1])
+local updated = tonumber(b[2])
+if not tokens or not updated then
+  tokens = burst
+  updated = now
+end
+if now > updated then
+  tokens = math.min(burst, tokens + (now - updated) / 1000 * rate)
+  updated = now
+end
+local allowed = 0
+local retry = 0
+if tokens >= need then
+  tokens = tokens - need
+  allowed = 1
+else
+  retry = math.ceil((need - tokens) / rate * 1000)
+end
+redis.call('HSET', KEYS[1], 't', string.format('%.17g', tokens), 'u', string.format('%.17g', updated))
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return {allowed, retry}
+`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    vcTxnClaim(key: string, value: string, ttlMs: number): Result<string | null, Context>;
+    vcTxnComplete(key: string, inFlight: string, donePrefix: string, done: string, ttlMs: number): Result<number, Context>;
+    vcTxnRelease(key: string, inFlight: string): Result<number, Context>;
+    vcRateTake(key: string, nowMs: number, perSecond: number, burst: number, ttlMs: number, need: number): Result<[number, number], Context>;
+  }
+}
+
+/** Registers the scripts as commands of the client (EVALSHA with EVAL fallback). */
+export function defineStateScripts(client: Redis | Cluster): void {
+  client.defineCommand('vcTxnClaim', { numberOfKeys: 1, lua: TXN_CLAIM });
+  client.defineCommand('vcTxnComplete', { numberOfKeys: 1, lua: TXN_COMPLETE });
+  client.defineCommand('vcTxnRelease', { numberOfKeys: 1, lua: TXN_RELEASE });
+  client.defineCommand('vcRateTake', { numberOfKeys: 1, lua: RATE_TAKE });
+}

@@ -1,0 +1,71 @@
+import { Clock } from '../../domain/ports/clock';
+import { StateStore, StoreMode } from '../../domain/ports/state-store';
+import { RedisCache } from './redis-cache';
+import { ConnectionEvent, RedisClient, RedisConnectionOptions, closeClient, createRedisClient, probe, watchConnection } from './redis-connection';
+import { RedisRateLimiter } from './redis-rate-limiter';
+import { RedisTxnStore } from './redis-txn-store';
+
+export interface RedisStateStoreOptions extends RedisConnectionOptions {
+  /** Prepended to every key (REDIS_KEY_PREFIX), so services can share a Redis. */
+  keyPrefix: string;
+  clock: Clock;
+}
+
+/*
+ * Replies that mean "this Redis cannot serve right now", as opposed to a bug in a command:
+ * a cluster without a majority or mid-failover, a replica answering a write, a server still
+ * loading its data or out of memory. Every error that is not a reply at all (connection
+ * refused or closed, command timeout, offline client) is unavailability too.
+ */
+const UNAVAILABLE_REPLY = /^(CLUSTERDOWN|TRYAGAIN|LOADING|MASTERDOWN|READONLY|BUSY|OOM|NOREPLICAS)\b/;
+
+/** True when err says Redis is unreachable or not serving; false for a genuine command error. */
+export function isRedisUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return true;
+  if (err.name !== 'ReplyError') return true;
+  return UNAVAILABLE_REPLY.test(err.message);
+}
+
+/**
+ * All state on Redis (standalone or cluster), shared by every instance. It knows nothing of
+ * outages beyond reporting them: the fallback store (fallback-state-store.ts) decides what to
+ * do while Redis is away.
+ */
+export class RedisStateStore implements StateStore {
+  readonly cache: RedisCache;
+  readonly txns: RedisTxnStore;
+  readonly rateLimiter: RedisRateLimiter;
+  readonly kind: 'standalone' | 'cluster';
+  private readonly client: RedisClient;
+
+  constructor(opts: RedisStateStoreOptions) {
+    this.client = createRedisClient(opts);
+    this.kind = opts.clusterNodes ? 'cluster' : 'standalone';
+    // Short namespaces: the prefix is paid on every key.
+    this.cache = new RedisCache(this.client, `${opts.keyPrefix}c:`);
+    this.txns = new RedisTxnStore(this.client, `${opts.keyPrefix}t:`);
+    this.rateLimiter = new RedisRateLimiter(this.client, `${opts.keyPrefix}r:`, opts.clock);
+  }
+
+  mode(): StoreMode {
+    return this.client.status === 'ready' ? 'redis' : 'degraded';
+  }
+
+  /** Reports connection changes (ready, lost, worth a probe). */
+  onConnection(listener: (event: ConnectionEvent, err?: Error) => void): void {
+    watchConnection(this.client, listener);
+  }
+
+  /** Resolves when Redis answers on every master; rejects otherwise. */
+  probe(): Promise<void> {
+    return probe(this.client);
+  }
+
+  isUnavailable(err: unknown): boolean {
+    return isRedisUnavailable(err);
+  }
+
+  async close(): Promise<void> {
+    await closeClient(this.client);
+  }
+}

@@ -1,0 +1,46 @@
+import { TxnClaim, TxnStore } from '../../domain/ports/state-store';
+import { RedisClient } from './redis-connection';
+
+/*
+ * One string per txn_id under `<prefix>t:<apiKey>:<txn_id>`, with a Redis TTL:
+ *   in flight: "c<fingerprint>"                            TTL = TXN_IN_FLIGHT_TTL_S
+ *   done:      "d<length of fingerprint>:<fingerprint><outcome>"   TTL = TXN_TTL_S
+ * The length prefix lets the outcome follow the fingerprint without an escape scheme, and lets
+ * the scripts compare a fingerprint by plain prefix match (redis-scripts.ts). Only this file
+ * parses values; the length is in UTF-16 units because only JavaScript reads it.
+ */
+export const inFlightValue = (fingerprint: string) => `c${fingerprint}`;
+export const donePrefix = (fingerprint: string) => `d${fingerprint.length}:${fingerprint}`;
+
+export function decodeTxnRecord(raw: string): TxnClaim | null {
+  if (raw.startsWith('c')) return { status: 'in-flight', fingerprint: raw.slice(1) };
+  if (!raw.startsWith('d')) return null;
+  const colon = raw.indexOf(':');
+  const len = Number(raw.slice(1, colon));
+  if (colon < 2 || !Number.isSafeInteger(len) || colon + 1 + len > raw.length) return null;
+  return { status: 'done', fingerprint: raw.slice(colon + 1, colon + 1 + len), outcome: raw.slice(colon + 1 + len) };
+}
+
+const ttlMsOf = (ttlS: number) => Math.max(1, Math.round(ttlS * 1000));
+
+/** txn_id records shared by every instance: claims are atomic (SET NX in a script). */
+export class RedisTxnStore implements TxnStore {
+  constructor(private readonly client: RedisClient, private readonly keyPrefix: string) {}
+
+  async claim(key: string, fingerprint: string, ttlS: number): Promise<TxnClaim> {
+    const held = await this.client.vcTxnClaim(this.keyPrefix + key, inFlightValue(fingerprint), ttlMsOf(ttlS));
+    if (held === null) return { status: 'claimed' };
+    const rec = decodeTxnRecord(held);
+    // A value this version cannot read still means "taken": refusing is safe, reusing is not.
+    return rec ?? { status: 'in-flight', fingerprint: '' };
+  }
+
+  async complete(key: string, fingerprint: string, outcome: string, ttlS: number): Promise<void> {
+    const prefix = donePrefix(fingerprint);
+    await this.client.vcTxnComplete(this.keyPrefix + key, inFlightValue(fingerprint), prefix, prefix + outcome, ttlMsOf(ttlS));
+  }
+
+  async release(key: string, fingerprint: string): Promise<void> {
+    await this.client.vcTxnRelease(this.keyPrefix + key, inFlightValue(fingerprint));
+  }
+}

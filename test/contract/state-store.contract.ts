@@ -1,0 +1,226 @@
+import { randomBytes } from 'node:crypto';
+import { Clock } from '../../src/domain/ports/clock';
+import { StateStore, StoreMode } from '../../src/domain/ports/state-store';
+
+/** Real time, which can be frozen and moved: TTLs run on real time in Redis, refills on this clock. */
+export class TestClock implements Clock {
+  private frozenAt: number | undefined;
+
+  nowMs(): number {
+    return this.frozenAt ?? Date.now();
+  }
+
+  freeze(): void {
+    this.frozenAt = Date.now();
+  }
+
+  advance(ms: number): void {
+    if (this.frozenAt === undefined) throw new Error('freeze the clock before moving it');
+    this.frozenAt += ms;
+  }
+
+  thaw(): void {
+    this.frozenAt = undefined;
+  }
+}
+
+export interface StoreUnderTest {
+  store: StateStore;
+  /** The mode the store must report throughout: a Redis store that fell back to memory fails. */
+  mode: StoreMode;
+  close(): Promise<void>;
+}
+
+/** Polls until the store reports the mode (a Redis store connects in the background). */
+export async function waitForMode(store: StateStore, mode: StoreMode, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (store.mode() !== mode) {
+    if (Date.now() > deadline) throw new Error(`store stayed ${store.mode()}, expected ${mode}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The one behaviour every StateStore must have (ports/state-store.ts), run against the
+ * in-memory store, a standalone Redis and a Redis Cluster alike.
+ */
+export function describeStateStoreContract(name: string, open: (clock: Clock) => Promise<StoreUnderTest>): void {
+  describe(`state store contract: ${name}`, () => {
+    const clock = new TestClock();
+    let subject: StoreUnderTest;
+    let store: StateStore;
+    // Fresh keys per test: the stores live for the whole suite.
+    let ns: string;
+    const k = (key: string) => `${ns}${key}`;
+
+    beforeAll(async () => {
+      subject = await open(clock);
+      store = subject.store;
+    });
+    afterAll(() => subject?.close());
+    beforeEach(() => {
+      ns = `${randomBytes(4).toString('hex')}-`;
+    });
+    afterEach(() => {
+      clock.thaw();
+      expect(store.mode()).toBe(subject.mode);
+    });
+
+    describe('cache', () => {
+      it('reads a key never set as absent', async () => {
+        expect(await store.cache.get(k('kyc:255712000001'))).toBeNull();
+      });
+
+      it('reads an entry back with its value and the moment it was stored, whatever the value holds', async () => {
+        const values = ['active/prepaid', '-', '', 'a|b:c|', '{"x":"ünï ☎"}\n\t'];
+        await Promise.all(values.map((value, i) => store.cache.set(k(`v${i}`), { value, storedAtMs: 1_763_622_900_123 + i }, 60)));
+        for (const [i, value] of values.entries()) {
+          expect(await store.cache.get(k(`v${i}`))).toEqual({ value, storedAtMs: 1_763_622_900_123 + i });
+        }
+      });
+
+      it('replaces an entry when its key is set again', async () => {
+        await store.cache.set(k('sim:255712000006'), { value: 'n', storedAtMs: 1 }, 60);
+        await store.cache.set(k('sim:255712000006'), { value: '1763622900000', storedAtMs: 2 }, 60);
+        expect(await store.cache.get(k('sim:255712000006'))).toEqual({ value: '1763622900000', storedAtMs: 2 });
+      });
+
+      it('deletes exactly the listed keys, absent ones included, and leaves other numbers alone', async () => {
+        const entry = { value: 'active/prepaid', storedAtMs: 5 };
+        for (const key of ['kyc:255712000001', 'sim:255712000001', 'kyc:255712000002', 'sim:255712000002']) await store.cache.set(k(key), entry, 60);
+        await store.cache.delete([k('kyc:255712000001'), k('sim:255712000001'), k('kyc:255799999999')]);
+        expect(await store.cache.get(k('kyc:255712000001'))).toBeNull();
+        expect(await store.cache.get(k('sim:255712000001'))).toBeNull();
+        expect(await store.cache.get(k('kyc:255712000002'))).toEqual(entry);
+        expect(await store.cache.get(k('sim:255712000002'))).toEqual(entry);
+        await expect(store.cache.delete([])).resolves.toBeUndefined();
+      });
+
+      it('does not store an entry with a TTL of zero', async () => {
+        await store.cache.set(k('kyc:0'), { value: 'x', storedAtMs: 1 }, 0);
+        expect(await store.cache.get(k('kyc:0'))).toBeNull();
+      });
+    });
+
+    it('forgets cache entries and unfinished claims after their TTL, while a completed claim lasts its own', async () => {
+      await store.cache.set(k('kyc:1'), { value: 'x', storedAtMs: 1 }, 1);
+      await store.cache.set(k('kyc:2'), { value: 'y', storedAtMs: 1 }, 30);
+      expect(await store.txns.claim(k('p:short'), 'kyc|1|', 1)).toEqual({ status: 'claimed' });
+      expect(await store.txns.claim(k('p:done'), 'kyc|2|', 1)).toEqual({ status: 'claimed' });
+      await store.txns.complete(k('p:done'), 'kyc|2|', '{"r":2}', 30);
+      await sleep(1150);
+      expect(await store.cache.get(k('kyc:1'))).toBeNull();
+      expect(await store.cache.get(k('kyc:2'))).toEqual({ value: 'y', storedAtMs: 1 });
+      expect(await store.txns.claim(k('p:short'), 'sim_swap|3|', 1)).toEqual({ status: 'claimed' });
+      expect(await store.txns.claim(k('p:done'), 'kyc|2|', 1)).toEqual({ status: 'done', fingerprint: 'kyc|2|', outcome: '{"r":2}' });
+    });
+
+    describe('txn_id records', () => {
+      it('lets the first claim win and shows later claims the holder in flight', async () => {
+        expect(await store.txns.claim(k('p:t1'), 'kyc|0712000001|', 60)).toEqual({ status: 'claimed' });
+        expect(await store.txns.claim(k('p:t1'), 'kyc|0712000001|', 60)).toEqual({ status: 'in-flight', fingerprint: 'kyc|0712000001|' });
+        expect(await store.txns.claim(k('p:t1'), 'sim_swap|0712000001|24', 60)).toEqual({ status: 'in-flight', fingerprint: 'kyc|0712000001|' });
+        expect(await store.txns.claim(k('q:t1'), 'sim_swap|0712000001|24', 60)).toEqual({ status: 'claimed' });
+      });
+
+      it('gives a txn_id to exactly one of many simultaneous claims', async () => {
+        const claims = await Promise.all(Array.from({ length: 40 }, (_, i) => store.txns.claim(k('p:race'), `kyc|${i}|`, 60)));
+        const winners = claims.filter((c) => c.status === 'claimed');
+        expect(winners).toHaveLength(1);
+        const winner = `kyc|${claims.indexOf(winners[0])}|`;
+        for (const c of claims) if (c.status !== 'claimed') expect(c).toEqual({ status: 'in-flight', fingerprint: winner });
+      });
+
+      it('replays the stored outcome of a completed txn_id with its fingerprint', async () => {
+        const outcome = JSON.stringify({ r: { operation: 'kyc', kyc: { msisdn: '+255 712', isValid: true } }, note: 'd7:c|☎' });
+        await store.txns.claim(k('p:t2'), 'kyc|+255712000001|', 60);
+        await store.txns.complete(k('p:t2'), 'kyc|+255712000001|', outcome, 600);
+        expect(await store.txns.claim(k('p:t2'), 'kyc|+255712000001|', 60)).toEqual({ status: 'done', fingerprint: 'kyc|+255712000001|', outcome });
+        expect(await store.txns.claim(k('p:t2'), 'kyc|255712000001|', 60)).toEqual({ status: 'done', fingerprint: 'kyc|+255712000001|', outcome });
+      });
+
+      it('ignores a completion by another fingerprint, even one the holder is a prefix of', async () => {
+        await store.txns.claim(k('p:t3'), 'kyc|0712', 60);
+        await store.txns.complete(k('p:t3'), 'kyc|07123', 'other', 600);
+        expect(await store.txns.claim(k('p:t3'), 'x', 60)).toEqual({ status: 'in-flight', fingerprint: 'kyc|0712' });
+        await store.txns.complete(k('p:t3'), 'kyc|0712', 'mine', 600);
+        await store.txns.complete(k('p:t3'), 'kyc|071', 'shorter', 600);
+        expect(await store.txns.claim(k('p:t3'), 'x', 60)).toEqual({ status: 'done', fingerprint: 'kyc|0712', outcome: 'mine' });
+      });
+
+      it('frees an unfinished claim on release so the txn_id can be claimed again', async () => {
+        await store.txns.claim(k('p:t4'), 'sim_swap|0712000007|', 60);
+        await store.txns.release(k('p:t4'), 'sim_swap|0712000007|');
+        expect(await store.txns.claim(k('p:t4'), 'kyc|0712000007|', 60)).toEqual({ status: 'claimed' });
+      });
+
+      it('keeps the txn_id used when released by another fingerprint or after completion', async () => {
+        await store.txns.claim(k('p:t5'), 'kyc|1|', 60);
+        await store.txns.release(k('p:t5'), 'kyc|1|2');
+        await store.txns.release(k('p:t5'), 'kyc|');
+        expect(await store.txns.claim(k('p:t5'), 'kyc|1|', 60)).toEqual({ status: 'in-flight', fingerprint: 'kyc|1|' });
+        await store.txns.complete(k('p:t5'), 'kyc|1|', 'done', 600);
+        await store.txns.release(k('p:t5'), 'kyc|1|');
+        expect(await store.txns.claim(k('p:t5'), 'kyc|1|', 60)).toEqual({ status: 'done', fingerprint: 'kyc|1|', outcome: 'done' });
+      });
+
+      it('records the outcome of a txn_id whose claim has already expired', async () => {
+        await store.txns.complete(k('p:t6'), 'kyc|9|', 'late', 600);
+        expect(await store.txns.claim(k('p:t6'), 'kyc|9|', 60)).toEqual({ status: 'done', fingerprint: 'kyc|9|', outcome: 'late' });
+      });
+    });
+
+    describe('rate limiter', () => {
+      beforeEach(() => clock.freeze());
+
+      it('allows a full burst, then refuses with the wait until the next token', async () => {
+        const limit = { perSecond: 2, burst: 3 };
+        const taken = [];
+        for (let i = 0; i < 4; i++) taken.push(await store.rateLimiter.take(k('partner'), limit));
+        expect(taken).toEqual([
+          { allowed: true, retryAfterMs: 0 }, { allowed: true, retryAfterMs: 0 }, { allowed: true, retryAfterMs: 0 },
+          { allowed: false, retryAfterMs: 500 },
+        ]);
+      });
+
+      it('refills at perSecond and never holds more than the burst', async () => {
+        const limit = { perSecond: 4, burst: 2 };
+        await store.rateLimiter.take(k('partner'), limit);
+        await store.rateLimiter.take(k('partner'), limit);
+        clock.advance(125);
+        expect(await store.rateLimiter.take(k('partner'), limit)).toEqual({ allowed: false, retryAfterMs: 125 });
+        clock.advance(125);
+        expect(await store.rateLimiter.take(k('partner'), limit)).toEqual({ allowed: true, retryAfterMs: 0 });
+        clock.advance(3_600_000);
+        const after = [];
+        for (let i = 0; i < 3; i++) after.push((await store.rateLimiter.take(k('partner'), limit)).allowed);
+        expect(after).toEqual([true, true, false]);
+      });
+
+      it('charges a batch its cost, refusing without taking anything when too few tokens remain', async () => {
+        const limit = { perSecond: 1, burst: 10 };
+        expect(await store.rateLimiter.take(k('batch'), limit, 7)).toEqual({ allowed: true, retryAfterMs: 0 });
+        expect(await store.rateLimiter.take(k('batch'), limit, 4)).toEqual({ allowed: false, retryAfterMs: 1000 });
+        expect(await store.rateLimiter.take(k('batch'), limit, 3)).toEqual({ allowed: true, retryAfterMs: 0 });
+        clock.advance(60_000);
+        expect((await store.rateLimiter.take(k('batch'), limit, 500)).allowed).toBe(true);
+        expect((await store.rateLimiter.take(k('batch'), limit, 1)).allowed).toBe(false);
+      });
+
+      it('keeps one bucket per key', async () => {
+        const limit = { perSecond: 0.01, burst: 1 };
+        expect((await store.rateLimiter.take(k('a'), limit)).allowed).toBe(true);
+        expect((await store.rateLimiter.take(k('a'), limit)).allowed).toBe(false);
+        expect((await store.rateLimiter.take(k('b'), limit)).allowed).toBe(true);
+      });
+
+      it('never hands out more than the burst to simultaneous takes', async () => {
+        const decisions = await Promise.all(Array.from({ length: 30 }, () => store.rateLimiter.take(k('busy'), { perSecond: 0.01, burst: 5 })));
+        expect(decisions.filter((d) => d.allowed)).toHaveLength(5);
+        for (const d of decisions.filter((x) => !x.allowed)) expect(d.retryAfterMs).toBe(100_000);
+      });
+    });
+  });
+}

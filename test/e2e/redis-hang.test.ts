@@ -1,0 +1,65 @@
+import { Redis } from 'ioredis';
+import { Harness, postJson, startHarness, txnId } from '../support/harness';
+import { RedisProcess, startRedis } from '../support/redis-server';
+
+jest.setTimeout(20_000);
+
+const EVENTS_TOKEN = 'swap-events-token-0123456789';
+const COMMAND_TIMEOUT_MS = 200;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function store(h: Harness): Promise<string> {
+  return ((await (await fetch(`${h.url}/readyz`)).json()) as { store: string }).store;
+}
+
+describe('Redis hangs without closing its connections', () => {
+  let redis: RedisProcess;
+  let h: Harness;
+  let raw: Redis;
+  const prefix = 'hang:';
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    h = await startHarness({ env: { REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix, REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS), EVENTS_TOKEN } });
+    raw = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    raw?.disconnect();
+    await h?.close();
+    await redis?.stop();
+  });
+
+  it('waits no longer than the command timeout, and a swap event queued meanwhile still reaches Redis', async () => {
+    const msisdn = '255712000001';
+    expect((await h.post('sim_swap', { txn_id: txnId(), msisdn })).body.result.sim_swapped).toBe('false');
+    expect(await raw.exists(`${prefix}c:sim:${msisdn}`)).toBe(1);
+    h.sim.upsert({ msisdn, status: 'active', paymentType: 'prepaid', iccid: '8925500000000000001', lastSimSwapAt: new Date(Date.now() - 60_000).toISOString() });
+
+    // Every command, PING included, now waits inside Redis for 1.5 s: a hung server, no RST.
+    await raw.call('CLIENT', 'PAUSE', '1500', 'ALL');
+    const started = Date.now();
+    const during = await h.post('sim_swap', { txn_id: txnId(), msisdn });
+    const waitedMs = Date.now() - started;
+    expect(during.status).toBe(200);
+    // The cache is bypassed while degraded: the upstream's fresh answer, not the cached "false".
+    expect(during.body.result.sim_swapped).toBe('true');
+    // It waited for the timeout, not for the 1.5 s pause.
+    expect(waitedMs).toBeGreaterThanOrEqual(COMMAND_TIMEOUT_MS - 5);
+    expect(waitedMs).toBeLessThan(1000);
+    expect(await store(h)).toBe('degraded');
+    const event = await postJson(`${h.url}/internal/events/sim-swap`, { msisdn }, { headers: { authorization: `Bearer ${EVENTS_TOKEN}` } });
+    expect(event.status).toBe(503);
+    expect(event.body).toEqual({ code: '9999', desc: expect.stringMatching(/^Unexpected system Error: state store unavailable/) });
+
+    const deadline = Date.now() + 5000;
+    while ((await store(h)) !== 'redis') {
+      if (Date.now() > deadline) throw new Error('store did not return to Redis');
+      await sleep(20);
+    }
+    console.log(`Redis hang: first request answered in ${waitedMs} ms; back on Redis ${Date.now() - started} ms after the pause began (pause 1500 ms)`);
+    // The queued eviction reached Redis: the stale "false" is gone without waiting for its TTL.
+    await sleep(100);
+    expect(await raw.exists(`${prefix}c:sim:${msisdn}`)).toBe(0);
+    expect((await h.post('sim_swap', { txn_id: txnId(), msisdn })).body.result.sim_swapped).toBe('true');
+  });
+});

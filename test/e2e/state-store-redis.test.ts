@@ -1,0 +1,81 @@
+import { Redis } from 'ioredis';
+import { createStateStore } from '../../src/adapters/state/create-state-store';
+import { loadConfig } from '../../src/config/config';
+import { systemClock } from '../../src/domain/ports/clock';
+import { noopMetrics } from '../../src/domain/ports/metrics';
+import { StateStore } from '../../src/domain/ports/state-store';
+import { createLogger } from '../../src/observability/logger';
+import { describeStateStoreContract, waitForMode } from '../contract/state-store.contract';
+import { RedisProcess, startRedis } from '../support/redis-server';
+
+let redis: RedisProcess;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(() => redis?.stop());
+
+function openStore(prefix: string, clock = systemClock): StateStore {
+  const config = loadConfig({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix, LOG_LEVEL: 'silent' });
+  return createStateStore(config, { clock, logger: createLogger('silent'), metrics: noopMetrics });
+}
+
+describeStateStoreContract('standalone Redis', async (clock) => {
+  const store = openStore('contract:', clock);
+  await waitForMode(store, 'redis');
+  return { store, mode: 'redis', close: () => store.close() };
+});
+
+describe('standalone Redis key layout', () => {
+  let store: StateStore;
+  let raw: Redis;
+  beforeAll(async () => {
+    store = openStore('lay:');
+    raw = new Redis(redis.url);
+    await waitForMode(store, 'redis');
+  });
+  afterAll(async () => {
+    await store.close();
+    raw.disconnect();
+  });
+
+  it('keeps every key under the prefix, with compact values and the TTL it was given', async () => {
+    await store.cache.set('kyc:255712000001', { value: 'active/prepaid', storedAtMs: 1_763_622_900_000 }, 300);
+    await store.txns.claim('demo-key:T1', 'kyc|0712000001|', 60);
+    await store.txns.claim('demo-key:T2', 'kyc|0712000002|', 60);
+    await store.txns.complete('demo-key:T2', 'kyc|0712000002|', '{"r":1}', 86400);
+    await store.rateLimiter.take('demo-key', { perSecond: 5, burst: 10 });
+
+    expect((await raw.keys('lay:*')).sort()).toEqual(['lay:c:kyc:255712000001', 'lay:r:demo-key', 'lay:t:demo-key:T1', 'lay:t:demo-key:T2']);
+    expect(await raw.get('lay:c:kyc:255712000001')).toBe('mi73jew0|active/prepaid');
+    expect(await raw.get('lay:t:demo-key:T1')).toBe('ckyc|0712000001|');
+    expect(await raw.get('lay:t:demo-key:T2')).toBe('d15:kyc|0712000002|{"r":1}');
+    expect(await raw.hgetall('lay:r:demo-key')).toEqual({ t: '9', u: expect.stringMatching(/^\d{13}$/) });
+    expect(await raw.pttl('lay:c:kyc:255712000001')).toBeGreaterThan(299_000);
+    expect(await raw.pttl('lay:t:demo-key:T1')).toBeGreaterThan(59_000);
+    expect(await raw.pttl('lay:t:demo-key:T2')).toBeGreaterThan(86_399_000);
+    expect(await raw.pttl('lay:r:demo-key')).toBeGreaterThan(2000);
+  });
+
+  it('keeps two prefixes apart: services sharing one Redis do not see each other', async () => {
+    const other = openStore('other:');
+    await waitForMode(other, 'redis');
+    try {
+      await store.cache.set('sim:255712000006', { value: 'n', storedAtMs: 1 }, 60);
+      expect(await other.cache.get('sim:255712000006')).toBeNull();
+      expect(await other.txns.claim('demo-key:T1', 'sim_swap|1|', 60)).toEqual({ status: 'claimed' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('surfaces a command error instead of mistaking it for an outage', async () => {
+    await raw.hset('lay:c:kyc:255712000010', 'not', 'a string');
+    await expect(store.cache.get('kyc:255712000010')).rejects.toThrow(/WRONGTYPE/);
+    expect(store.mode()).toBe('redis');
+  });
+
+  it('reads a cache value it cannot decode as a miss', async () => {
+    await raw.set('lay:c:kyc:255712000009', 'garbage-without-separator', 'EX', 60);
+    expect(await store.cache.get('kyc:255712000009')).toBeNull();
+  });
+});
