@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { expressMiddleware } from '@as-integrations/express5';
+import { RequestHandler, Router } from 'express';
+import { Authenticator } from '../../domain/authenticator';
+import { MsisdnNormaliser } from '../../domain/msisdn';
+import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
+import { VerificationService } from '../../domain/verification-service';
+import { Logger } from '../../observability/logger';
+import { repoRoot } from '../../repo-paths';
+import { GraphqlContext, createContext } from './request-context';
+import { formatGraphqlError, responsePlugin } from './graphql-errors';
+import { MAX_COST, MAX_DEPTH, costLimitPlugin, depthLimitRule, verificationCostModel } from './query-limits';
+import { authenticateGraphql, graphqlBody, graphqlRefusal, postOnly, tagGraphql } from './request-guards';
+import { createResolvers } from './resolvers';
+import { MAX_BATCH } from './verify-customers';
+
+export const GRAPHQL_PATH = '/graphql';
+
+export interface GraphqlDeps {
+  /** The server the app is attached to: the drain plugin tracks its connections from the start. */
+  httpServer: http.Server;
+  service: VerificationService;
+  authenticator: Authenticator;
+  normalise: MsisdnNormaliser;
+  formatDate: OffsetDateTimeFormatter;
+  logger: Logger;
+  /** GRAPHQL_INTROSPECTION: off by default, as the schema is for internal apps. */
+  introspection: boolean;
+  bodyLimitBytes: number;
+  /** How long stop() waits for in-flight requests before cutting connections. */
+  shutdownGraceMs: number;
+}
+
+export interface GraphqlMiddleware {
+  /** POST /graphql; mount before the 404. */
+  handler: RequestHandler;
+  /** Drains the HTTP server (every in-flight request, REST too), then stops Apollo. */
+  stop(): Promise<void>;
+}
+
+/** schema.graphql at the repository root is the schema: resolvers are attached to it, never the reverse. */
+export function loadSchemaSource(): string {
+  return readFileSync(join(repoRoot(), 'schema.graphql'), 'utf8');
+}
+
+/**
+ * Apollo Server on the same Express app (CONTRACT §2). Resolvers go through Apollo's schema
+ * builder, which refuses a resolver for a field the schema does not declare.
+ */
+const MAX_TOKENS = 2000;
+
+export async function createGraphqlMiddleware(deps: GraphqlDeps): Promise<GraphqlMiddleware> {
+  const apollo = new ApolloServer<GraphqlContext>({
+    typeDefs: loadSchemaSource(),
+    resolvers: createResolvers(deps),
+    introspection: deps.introspection,
+    // "Did you mean ...?" would describe the schema to a caller who may not introspect it.
+    hideSchemaDetailsFromClientErrors: !deps.introspection,
+    csrfPrevention: true,
+    persistedQueries: false,
+    includeStacktraceInErrorResponses: false,
+    // main.ts owns the signals; Apollo's own handlers would race its shutdown.
+    stopOnTerminationSignals: false,
+    validationRules: [depthLimitRule(MAX_DEPTH)],
+    // Refused at parse time, before validation: a deep fragment chain would otherwise exhaust
+    // graphql-js's recursion in the fragment-cycle rule (a 500). 2,000 tokens fits a full
+    // 100-number batch several times over.
+    parseOptions: { maxTokens: MAX_TOKENS },
+    formatError: formatGraphqlError,
+    logger: deps.logger,
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer: deps.httpServer, stopGracePeriodMillis: deps.shutdownGraceMs }),
+      // The default landing page loads Apollo Sandbox from the internet.
+      ApolloServerPluginLandingPageDisabled(),
+      costLimitPlugin(MAX_COST, verificationCostModel(MAX_BATCH)),
+      responsePlugin(deps.logger),
+    ],
+  });
+  await apollo.start();
+
+  const router = Router();
+  router.post(GRAPHQL_PATH, tagGraphql, authenticateGraphql(deps.authenticator), graphqlBody(deps.bodyLimitBytes),
+    expressMiddleware(apollo, { context: async ({ res }) => createContext(res, deps.service) }));
+  router.all(GRAPHQL_PATH, tagGraphql, postOnly);
+  router.use(graphqlRefusal(deps.logger));
+  return { handler: router, stop: () => apollo.stop() };
+}

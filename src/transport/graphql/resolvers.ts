@@ -1,0 +1,73 @@
+import { GraphQLResolveInfo, GraphQLScalarType } from 'graphql';
+import { MsisdnNormaliser } from '../../domain/msisdn';
+import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
+import { VerificationResult } from '../../domain/results';
+import { VerificationInput, validateMaxAge, validateMsisdn, validateTxnId } from '../../domain/verification-input';
+import { VerificationService } from '../../domain/verification-service';
+import { GraphqlContext } from './request-context';
+import { validateArgument } from './graphql-errors';
+import { dateTimeScalar, kycFields, simSwapFields } from './result-fields';
+import { CustomScalars, QueryFields } from './schema-shape';
+import { verifyCustomers } from './verify-customers';
+
+export interface ResolverDeps {
+  service: Pick<VerificationService, 'verify' | 'admit'>;
+  normalise: MsisdnNormaliser;
+  formatDate: OffsetDateTimeFormatter;
+}
+
+/** Query's resolvers, typed from schema-shape.ts: arguments in, result types out. */
+export type QueryResolvers = {
+  [F in keyof QueryFields]: (parent: unknown, args: QueryFields[F]['args'], ctx: GraphqlContext,
+    info: GraphQLResolveInfo) => Promise<QueryFields[F]['result']>;
+};
+
+export type Resolvers = {
+  Query: QueryResolvers;
+  DateTime: GraphQLScalarType<CustomScalars['DateTime'], string>;
+};
+
+/**
+ * A single field without txnId: permission and rate limit, then the per-request loader.
+ * With txnId: the service's txn-guarded path, exactly as REST (claim, replay, conflict).
+ */
+async function single(deps: ResolverDeps, ctx: GraphqlContext, input: VerificationInput,
+  viaLoader: () => Promise<VerificationResult>): Promise<VerificationResult> {
+  if (input.txnId === undefined) {
+    await deps.service.admit(ctx.partner, input.operation);
+    return viaLoader();
+  }
+  const answer = await deps.service.verify(ctx.partner, input);
+  if (answer.replayed) ctx.replayed = true;
+  return answer.result;
+}
+
+function unexpected(result: VerificationResult): never {
+  throw new Error(`service answered ${result.operation} to a different operation`);
+}
+
+export function createResolvers(deps: ResolverDeps): Resolvers {
+  const Query: QueryResolvers = {
+    // Validation order and rules follow REST: txn_id, then msisdn, then max_age.
+    kyc: async (_parent, args, ctx) => {
+      const txnId = validateArgument('txnId', 'txn_id', () => validateTxnId(args.txnId, false));
+      const { raw, msisdn } = validateMsisdn(args.msisdn, deps.normalise);
+      const input: VerificationInput = { operation: 'kyc', msisdnRaw: raw, msisdn, txnId };
+      const result = await single(deps, ctx, input, async () =>
+        ({ operation: 'kyc', kyc: await ctx.loaders.kyc.load(msisdn) }));
+      return result.operation === 'kyc' ? kycFields(result.kyc, raw) : unexpected(result);
+    },
+    simSwap: async (_parent, args, ctx) => {
+      const txnId = validateArgument('txnId', 'txn_id', () => validateTxnId(args.txnId, false));
+      const { raw, msisdn } = validateMsisdn(args.msisdn, deps.normalise);
+      const maxAgeHours = validateArgument('maxAgeHours', 'max_age', () => validateMaxAge(args.maxAgeHours));
+      const input: VerificationInput = { operation: 'sim_swap', msisdnRaw: raw, msisdn, txnId };
+      if (maxAgeHours !== undefined) input.maxAgeHours = maxAgeHours;
+      const result = await single(deps, ctx, input, async () =>
+        ({ operation: 'sim_swap', simSwap: await ctx.loaders.simSwap.load({ msisdn, maxAgeHours }) }));
+      return result.operation === 'sim_swap' ? simSwapFields(result.simSwap, raw) : unexpected(result);
+    },
+    verifyCustomers: (_parent, args, ctx, info) => verifyCustomers(deps, args, ctx, info),
+  };
+  return { Query, DateTime: dateTimeScalar(deps.formatDate) };
+}

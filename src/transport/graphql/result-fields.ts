@@ -1,0 +1,43 @@
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
+import { KycResult, SimSwapResult } from '../../domain/results';
+import { KycFields, SimSwapFields } from './schema-shape';
+
+/** KYC facts as GraphQL shows them: real booleans, msisdn as the caller spelled it. */
+export function kycFields(r: KycResult, msisdnRaw: string): KycFields {
+  return { msisdn: msisdnRaw, isPrepaid: r.isPrepaid, isActive: r.isActive, isValid: r.isValid };
+}
+
+/** SIM-swap facts; the instant is present exactly when REST would send sim_swapped_dt. */
+export function simSwapFields(r: SimSwapResult, msisdnRaw: string): SimSwapFields {
+  const swapped = r.simSwapped && r.simSwappedAtMs !== undefined;
+  return { msisdn: msisdnRaw, simSwapped: swapped, simSwappedAt: swapped ? new Date(r.simSwappedAtMs as number) : null };
+}
+
+const OFFSET_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+
+function parseDateTime(value: unknown): Date {
+  const ms = typeof value === 'string' && OFFSET_DATE_TIME.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(ms)) throw new GraphQLError('DateTime must be an ISO 8601 date-time with an offset, e.g. 2026-11-20T11:15:00+03:00');
+  return new Date(ms);
+}
+
+/**
+ * DateTime renders with the same formatter as REST's sim_swapped_dt, in the configured
+ * TIMEZONE, so both interfaces print one instant identically (never `Z`).
+ */
+export function dateTimeScalar(formatDate: OffsetDateTimeFormatter): GraphQLScalarType<Date, string> {
+  return new GraphQLScalarType<Date, string>({
+    name: 'DateTime',
+    description: 'yyyy-MM-ddTHH:mm:ss±HH:MM (ISO 8601, numeric offset), in the service\'s TIMEZONE.',
+    serialize(value) {
+      if (value instanceof Date && !Number.isNaN(value.getTime())) return formatDate(value);
+      throw new GraphQLError('DateTime cannot represent a value that is not a date');
+    },
+    parseValue: parseDateTime,
+    parseLiteral(ast) {
+      if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime must be a string', { nodes: [ast] });
+      return parseDateTime(ast.value);
+    },
+  });
+}

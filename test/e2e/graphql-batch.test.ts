@@ -1,0 +1,158 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Harness, startHarness } from '../support/harness';
+import { DEMO, DEMO_KYC_ONLY, signedQuery } from '../support/signing';
+
+interface GqlReply {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+async function gql(h: Harness, query: string, variables?: object, qs = signedQuery(DEMO)): Promise<GqlReply> {
+  const res = await fetch(`${h.url}/graphql?${qs}`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, headers: res.headers, body: JSON.parse(await res.text()) };
+}
+
+const BATCH = `query($m: [String!]!) {
+  verifyCustomers(msisdns: $m) {
+    msisdn
+    kyc { msisdn isPrepaid isActive isValid }
+    simSwap { msisdn simSwapped simSwappedAt }
+    error { code desc }
+  }
+}`;
+
+const numbers = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `2557123${String(from + i).padStart(5, '0')}`);
+
+// No caching at all: any saving of upstream calls below is the per-request loader's doing.
+const NO_CACHE = { KYC_CACHE_TTL_S: '0', KYC_STALE_S: '0', SIM_SWAP_CACHE_TTL_S: '0', NEGATIVE_CACHE_TTL_S: '0' };
+
+describe('verifyCustomers', () => {
+  let h: Harness;
+  beforeAll(async () => { h = await startHarness({ env: NO_CACHE }); });
+  afterAll(() => h.close());
+  beforeEach(() => {
+    h.sim.resetCalls();
+    h.sim.resetFaults();
+  });
+
+  it('answers a batch of duplicates, spellings, malformed numbers and non-subscribers, one call per distinct number per upstream', async () => {
+    const sent = ['255712000001', '0712000001', '+255712000001', '712000001', '00255712000001',
+      'abc', '12345', '255712999999', '0712999999', '255712000006', '255712000002', '255712000002'];
+    const r = await gql(h, `query($m: [String!]!) {
+      verifyCustomers(msisdns: $m) {
+        msisdn kyc { msisdn isPrepaid isActive isValid } simSwap { msisdn simSwapped simSwappedAt } error { code desc }
+      }
+      kyc(msisdn: "0712000006") { isValid }
+    }`, { m: sent });
+    expect(r.status).toBe(200);
+    expect(r.body.errors).toBeUndefined();
+    const items = r.body.data.verifyCustomers;
+    expect(items.map((i: { msisdn: string }) => i.msisdn)).toEqual(sent);
+
+    const subscriber = { isPrepaid: true, isActive: true, isValid: true };
+    for (const i of [0, 1, 2, 3, 4]) {
+      expect(items[i]).toEqual({ msisdn: sent[i], kyc: { msisdn: sent[i], ...subscriber },
+        simSwap: { msisdn: sent[i], simSwapped: false, simSwappedAt: null }, error: null });
+    }
+    for (const i of [5, 6]) {
+      expect(items[i]).toEqual({ msisdn: sent[i], kyc: null, simSwap: null, error: { code: '11111', desc: 'Error Process: msisdn is malformed' } });
+    }
+    for (const i of [7, 8]) {
+      expect(items[i]).toEqual({ msisdn: sent[i], kyc: { msisdn: sent[i], isPrepaid: false, isActive: false, isValid: false },
+        simSwap: null, error: { code: '11111', desc: 'Error Process: msisdn is not a subscriber' } });
+    }
+    expect(items[9].simSwap).toMatchObject({ simSwapped: true, simSwappedAt: expect.stringMatching(/\+00:00$/) });
+    expect(items[10]).toEqual(items[11]);
+    expect(r.body.data.kyc).toEqual({ isValid: true });
+    // Distinct valid numbers: ...001, ...999, ...006 (also in the kyc field), ...002.
+    expect(h.sim.calls()).toEqual({ hlr: 4, sim: 4 });
+  });
+
+  it('fetches only the facts selected: a KYC-only batch makes no SIM-management call', async () => {
+    const r = await gql(h, 'query($m: [String!]!) { verifyCustomers(msisdns: $m) { msisdn kyc { isValid } } }',
+      { m: ['255712000001', '255712000004'] });
+    expect(r.body.data.verifyCustomers).toEqual([
+      { msisdn: '255712000001', kyc: { isValid: true } },
+      { msisdn: '255712000004', kyc: { isValid: false } },
+    ]);
+    expect(h.sim.calls()).toEqual({ hlr: 2, sim: 0 });
+  });
+
+  it('honours @skip: a skipped SIM-swap selection makes no SIM-management call', async () => {
+    const r = await gql(h, `query($m: [String!]!, $noSim: Boolean!) {
+      verifyCustomers(msisdns: $m) { msisdn simSwap @skip(if: $noSim) { simSwapped } } }`, { m: ['255712000001'], noSim: true });
+    expect(r.body.data.verifyCustomers).toEqual([{ msisdn: '255712000001' }]);
+    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+  });
+
+  it('answers a batch of 100 distinct numbers', async () => {
+    const r = await gql(h, BATCH, { m: numbers(100) });
+    expect(r.body.data.verifyCustomers).toHaveLength(100);
+    expect(h.sim.calls()).toEqual({ hlr: 100, sim: 100 });
+  });
+
+  it('refuses a batch of 101 numbers with a 11111 and asks no upstream', async () => {
+    const r = await gql(h, BATCH, { m: numbers(101) });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toBeNull();
+    expect(r.body.errors).toEqual([expect.objectContaining({
+      path: ['verifyCustomers'],
+      extensions: { code: '11111', desc: 'Error Process: verifyCustomers takes at most 100 msisdns, got 101' },
+    })]);
+    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+  });
+
+  it('lets a KYC-only partner batch KYC but refuses it SIM swap in a batch, asking no upstream', async () => {
+    const ok = await gql(h, 'query($m: [String!]!) { verifyCustomers(msisdns: $m) { kyc { isValid } } }', { m: ['255712000001'] },
+      signedQuery(DEMO_KYC_ONLY));
+    expect(ok.body).toEqual({ data: { verifyCustomers: [{ kyc: { isValid: true } }] } });
+    h.sim.resetCalls();
+    const refused = await gql(h, `query($m: [String!]!) { verifyCustomers(msisdns: $m) { ...facts } }
+      fragment facts on CustomerVerification { simSwap { simSwapped } }`,
+      { m: ['255712000001'] }, signedQuery(DEMO_KYC_ONLY));
+    expect(refused.body.data).toBeNull();
+    expect(refused.body.errors[0].extensions).toEqual({ code: '11111', desc: 'Error Process: operation sim_swap is not allowed for this partner' });
+    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+  });
+
+  it('when SIM management fails, each item carries a 9999 and keeps its KYC; the batch itself succeeds', async () => {
+    h.sim.setFault('sim', { errorRate: 1 });
+    const r = await gql(h, BATCH, { m: ['255712000001', 'nope'] });
+    expect(r.status).toBe(200);
+    expect(r.body.errors).toBeUndefined();
+    const [good, bad] = r.body.data.verifyCustomers;
+    expect(good.kyc).toMatchObject({ isValid: true });
+    expect(good.simSwap).toBeNull();
+    expect(good.error.code).toBe('9999');
+    expect(good.error.desc).toMatch(/^Unexpected system Error/);
+    expect(bad.error).toEqual({ code: '11111', desc: 'Error Process: msisdn is malformed' });
+  });
+});
+
+describe('verifyCustomers under a partner rate limit', () => {
+  let h: Harness;
+  const TIGHT = { apiKey: 'tight-key', secret: 'tight-secret' };
+  beforeAll(async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'vc-gql-')), 'partners.json');
+    writeFileSync(file, JSON.stringify({ partners: [{ name: 'tight', ...TIGHT, operations: ['kyc', 'sim_swap'], enabled: true,
+      rateLimit: { perSecond: 0.01, burst: 25 } }] }));
+    h = await startHarness({ env: { PARTNERS_FILE: file } });
+  });
+  afterAll(() => h.close());
+
+  it('charges one token per number and operation, so a second 10-number batch over a burst of 25 is refused', async () => {
+    const first = await gql(h, BATCH, { m: numbers(10) }, signedQuery(TIGHT));
+    expect(first.body.data.verifyCustomers).toHaveLength(10);
+    h.sim.resetCalls();
+    const second = await gql(h, BATCH, { m: numbers(10) }, signedQuery(TIGHT));
+    expect(second.body.data).toBeNull();
+    expect(second.body.errors[0].extensions).toEqual({ code: '11111', desc: 'Error Process: rate limit exceeded' });
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+  });
+});

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { defaultFixturesPath } from '../../src/simulator/fixtures';
+import { Harness, startHarness, txnId } from '../support/harness';
+import { DEMO, signedQuery } from '../support/signing';
+
+interface Facts {
+  kyc: { msisdn: string; isPrepaid: boolean; isActive: boolean; isValid: boolean };
+  simSwap: { msisdn: string; simSwapped: boolean; simSwappedAt: string | null } | { code: string; desc: string };
+}
+
+const fixture = JSON.parse(readFileSync(defaultFixturesPath(), 'utf8')) as { subscribers: { msisdn: string }[] };
+// Every demo subscriber, each in a national spelling too, and one number the operator does not have.
+const NUMBERS = [...fixture.subscribers.map((s) => s.msisdn), ...fixture.subscribers.map((s) => `0${s.msisdn.slice(3)}`), '255712999977'];
+
+/** What REST says about a number, in GraphQL's vocabulary. */
+async function viaRest(h: Harness, msisdn: string): Promise<Facts> {
+  const kyc = await h.post('kyc', { txn_id: txnId('p'), msisdn });
+  expect(kyc.status).toBe(200);
+  const k = kyc.body.result;
+  const sim = await h.post('sim_swap', { txn_id: txnId('p'), msisdn });
+  const s = sim.status === 200
+    ? { msisdn: sim.body.result.msisdn, simSwapped: sim.body.result.sim_swapped === 'true', simSwappedAt: sim.body.result.sim_swapped_dt ?? null }
+    : { code: sim.body.response.code, desc: sim.body.response.desc };
+  return {
+    kyc: { msisdn: k.msisdn, isPrepaid: k.is_prepaid === 'true', isActive: k.is_active === 'true', isValid: k.is_valid === 'true' },
+    simSwap: s,
+  };
+}
+
+async function gql(h: Harness, query: string, variables?: object): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(`${h.url}/graphql?${signedQuery(DEMO)}`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }),
+  });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+/** What the single GraphQL queries say about a number. */
+async function viaGraphqlSingles(h: Harness, msisdn: string): Promise<Facts> {
+  const k = await gql(h, 'query($m: String!) { kyc(msisdn: $m) { msisdn isPrepaid isActive isValid } }', { m: msisdn });
+  const s = await gql(h, 'query($m: String!) { simSwap(msisdn: $m) { msisdn simSwapped simSwappedAt } }', { m: msisdn });
+  return { kyc: k.data.kyc, simSwap: s.data ? s.data.simSwap : { code: s.errors[0].extensions.code, desc: s.errors[0].extensions.desc } };
+}
+
+// A zone with a non-zero offset shows both interfaces use the same formatter and zone.
+describe.each(['UTC', 'Africa/Dar_es_Salaam'])('GraphQL and REST report the same facts (TIMEZONE=%s)', (zone) => {
+  let h: Harness;
+  beforeAll(async () => { h = await startHarness({ env: { TIMEZONE: zone } }); });
+  afterAll(() => h.close());
+
+  it('for every number of the demo fixture, in single queries and in one batch', async () => {
+    const rest = new Map<string, Facts>();
+    for (const m of NUMBERS) rest.set(m, await viaRest(h, m));
+
+    for (const m of NUMBERS) expect({ [m]: await viaGraphqlSingles(h, m) }).toEqual({ [m]: rest.get(m) });
+
+    const batch = await gql(h, `query($m: [String!]!) { verifyCustomers(msisdns: $m) {
+      msisdn kyc { msisdn isPrepaid isActive isValid } simSwap { msisdn simSwapped simSwappedAt } error { code desc } } }`, { m: NUMBERS });
+    for (const item of batch.data.verifyCustomers) {
+      expect({ [item.msisdn]: { kyc: item.kyc, simSwap: item.simSwap ?? item.error } }).toEqual({ [item.msisdn]: rest.get(item.msisdn) });
+    }
+    expect(batch.data.verifyCustomers).toHaveLength(NUMBERS.length);
+    // The fixture holds swapped and never-swapped numbers, so both shapes were compared.
+    const swaps = [...rest.values()].map((f) => ('simSwapped' in f.simSwap ? f.simSwap.simSwapped : 'error'));
+    expect(new Set(swaps)).toEqual(new Set([true, false, 'error']));
+  });
+});

@@ -1,0 +1,58 @@
+import { NotSubscriberError } from '../../src/domain/errors';
+import { KycResult, SimSwapResult } from '../../src/domain/results';
+import { FactSource, createFactLoaders } from '../../src/transport/graphql/request-context';
+
+function countingSource() {
+  const calls = { kyc: [] as string[], simSwap: [] as string[] };
+  const source: FactSource = {
+    kyc: async (_raw, msisdn): Promise<KycResult> => {
+      calls.kyc.push(msisdn);
+      return { msisdn, isPrepaid: true, isActive: true, isValid: true };
+    },
+    simSwap: async (_raw, msisdn, maxAgeHours): Promise<SimSwapResult> => {
+      calls.simSwap.push(`${msisdn}|${maxAgeHours ?? ''}`);
+      if (msisdn === '255700000404') throw new NotSubscriberError('msisdn is not a subscriber');
+      return { msisdn, simSwapped: false };
+    },
+  };
+  return { source, calls };
+}
+
+describe('per-request fact loaders', () => {
+  it('ask the service once per distinct number, however often and whenever it is loaded', async () => {
+    const { source, calls } = countingSource();
+    const loaders = createFactLoaders(source);
+    await Promise.all(['255700000001', '255700000002', '255700000001'].map((m) => loaders.kyc.load(m)));
+    await loaders.kyc.load('255700000001');
+    expect(calls.kyc).toEqual(['255700000001', '255700000002']);
+  });
+
+  it('fail only the number that failed', async () => {
+    const { source } = countingSource();
+    const loaders = createFactLoaders(source);
+    const [bad, good] = await Promise.allSettled([
+      loaders.simSwap.load({ msisdn: '255700000404' }),
+      loaders.simSwap.load({ msisdn: '255700000001' }),
+    ]);
+    expect(bad).toMatchObject({ status: 'rejected', reason: expect.any(NotSubscriberError) });
+    expect(good).toEqual({ status: 'fulfilled', value: { msisdn: '255700000001', simSwapped: false } });
+  });
+
+  it('keep answers for different SIM-swap windows apart', async () => {
+    const { source, calls } = countingSource();
+    const loaders = createFactLoaders(source);
+    await Promise.all([
+      loaders.simSwap.load({ msisdn: '255700000001' }),
+      loaders.simSwap.load({ msisdn: '255700000001', maxAgeHours: 1 }),
+      loaders.simSwap.load({ msisdn: '255700000001', maxAgeHours: 1 }),
+    ]);
+    expect(calls.simSwap.sort()).toEqual(['255700000001|', '255700000001|1']);
+  });
+
+  it('remember nothing across requests', async () => {
+    const { source, calls } = countingSource();
+    await createFactLoaders(source).kyc.load('255700000001');
+    await createFactLoaders(source).kyc.load('255700000001');
+    expect(calls.kyc).toHaveLength(2);
+  });
+});
