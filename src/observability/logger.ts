@@ -3,18 +3,26 @@ import pino, { Logger } from 'pino';
 export type { Logger };
 
 /**
- * Structured JSON logs. Secrets never reach a log: nothing logs a partner object, and the
- * redaction list is a second line of defence for the fields that could carry one.
+ * Fields that could carry a credential if some code logged a partner, a query or headers.
+ * Nothing is meant to log them (the request line names the partner, never its key); this is
+ * the second line of defence. An api key is not a secret, but it is half a credential and
+ * the partner's name says the same to an SRE.
  */
+export const REDACTED_PATHS = [
+  'secret', '*.secret',
+  'sig', '*.sig', 'query.sig',
+  'apiKey', '*.apiKey', 'api_key', '*.api_key', 'query.api_key',
+  'authorization', '*.authorization', 'headers.authorization',
+  'headers["x-api-key"]', 'headers["x-signature"]',
+];
+
+/** Structured JSON logs, one object per line, ISO timestamps, level as a word. */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino({
     level,
     base: { service: 'verify-customer' },
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: {
-      paths: ['secret', '*.secret', 'sig', '*.sig', 'authorization', '*.authorization', 'headers.authorization', 'query.sig'],
-      censor: '[redacted]',
-    },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     formatters: { level: (label) => ({ level: label }) },
   }, destination);
 }

@@ -3,7 +3,7 @@ import { UpstreamName } from './upstreams';
 
 export type CacheOutcome = 'hit' | 'miss' | 'stale';
 export type TxnOutcome = 'new' | 'replayed' | 'conflict' | 'in_flight';
-export type AuthFailureReason = 'missing_key' | 'unknown_key' | 'disabled' | 'bad_signature' | 'bad_timestamp' | 'stale_timestamp';
+export type AuthFailureReason = 'missing_key' | 'unknown_key' | 'disabled' | 'bad_signature' | 'bad_timestamp' | 'stale_timestamp' | 'throttled';
 export type UpstreamOutcome = 'ok' | 'not_found' | 'error' | 'timeout' | 'rejected';
 export type BreakerState = 'closed' | 'open' | 'half_open';
 

@@ -9,21 +9,38 @@ export interface RequestMetrics {
   request(operation: Operation | 'none', iface: 'rest' | 'graphql', code: string, status: number, seconds: number): void;
 }
 
+/** What the routes leave in res.locals for this line; the GraphQL transport sets `interface`. */
+interface RequestLocals {
+  operation?: Operation;
+  interface?: 'graphql';
+  code?: string;
+  correlator?: string;
+  partner?: Partner;
+  msisdn?: string;
+}
+
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-/** One structured line per request, with correlator, partner name and masked msisdn; never a secret. */
+/** The result code when no handler recorded one (a framework error before our routes ran). */
+function codeOf(status: number): string {
+  if (status >= 500) return '9999';
+  return status >= 400 ? '11111' : '00000';
+}
+
+/**
+ * One structured line per request, with correlator, partner name (never its key), masked
+ * msisdn, result code, status and latency. The path is logged without its query string,
+ * which carries api_key and sig. Probes log at debug so they do not drown partner traffic;
+ * 5xx log at warn so LOG_LEVEL=warn still shows every request the service failed.
+ */
 export function requestLog(logger: Logger, metrics: RequestMetrics): RequestHandler {
   return (req: Request, res: Response, next) => {
     const started = process.hrtime.bigint();
-    res.once('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const locals = res.locals as { operation?: Operation; interface?: 'graphql'; code?: string; correlator?: string; partner?: Partner; msisdn?: string };
-      const code = locals.code ?? (res.statusCode < 400 ? '00000' : '11111');
-      const iface = locals.interface ?? 'rest';
-      if (locals.operation || iface === 'graphql') metrics.request(locals.operation ?? 'none', iface, code, res.statusCode, seconds);
-      const level = QUIET_PATHS.has(req.path) ? 'debug' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
-      logger[level]({
+    const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
+    const fields = (seconds: number) => {
+      const locals = res.locals as RequestLocals;
+      const iface: 'rest' | 'graphql' = locals.interface ?? 'rest';
+      return {
         correlator: locals.correlator,
         method: req.method,
         path: req.path,
@@ -31,10 +48,28 @@ export function requestLog(logger: Logger, metrics: RequestMetrics): RequestHand
         partner: locals.partner?.name,
         operation: locals.operation,
         msisdn: locals.msisdn ? maskMsisdn(locals.msisdn) : undefined,
-        code,
+        code: locals.code ?? codeOf(res.statusCode),
         status: res.statusCode,
+        replayed: res.getHeader('Idempotent-Replayed') === 'true' ? true : undefined,
         ms: Math.round(seconds * 10000) / 10,
-      }, 'request');
+      };
+    };
+    res.once('finish', () => {
+      const seconds = elapsed();
+      const line = fields(seconds);
+      const locals = res.locals as RequestLocals;
+      // Only partner operations count: probes, scrapes and unknown routes would skew the SLO.
+      if (locals.operation || line.interface === 'graphql') {
+        metrics.request(locals.operation ?? 'none', line.interface, line.code, line.status, seconds);
+      }
+      const level = QUIET_PATHS.has(req.path) ? 'debug' : line.status >= 500 ? 'warn' : 'info';
+      if (logger.isLevelEnabled(level)) logger[level](line, 'request');
+    });
+    res.once('close', () => {
+      // The caller went away before the answer was written: no status to count, but the line
+      // is how an SRE finds partners whose client timeout is shorter than our upstream deadline.
+      if (res.writableFinished || !logger.isLevelEnabled('info')) return;
+      logger.info({ ...fields(elapsed()), status: undefined, code: undefined, aborted: true }, 'request aborted');
     });
     next();
   };

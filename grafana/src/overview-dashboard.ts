@@ -1,0 +1,66 @@
+import { Builder } from '@grafana/grafana-foundation-sdk/cog';
+import * as dashboard from '@grafana/grafana-foundation-sdk/dashboard';
+import { partnerPanels } from './overview/partners';
+import { processPanels } from './overview/process';
+import { serviceLevelPanels } from './overview/service-level';
+import { trafficPanels } from './overview/traffic';
+import { upstreamPanels } from './overview/upstreams';
+import { DATASOURCE } from './panel-kit';
+
+const ROWS = [
+  { title: 'Service level', panels: serviceLevelPanels },
+  { title: 'Traffic: rate, errors, duration', panels: trafficPanels },
+  { title: 'Upstreams: HLR and SIM management', panels: upstreamPanels },
+  { title: 'Cache, txn_id, authentication, rate limits, state store', panels: partnerPanels },
+  { title: 'Process', panels: processPanels },
+];
+
+function variables(): Builder<dashboard.VariableModel>[] {
+  const datasource = new dashboard.DatasourceVariableBuilder('datasource')
+    .label('Data source')
+    .type('prometheus');
+  // label_values over a verify_* series: zero-initialised at start, so every instance lists
+  // from its first scrape, and other Node services in the same Prometheus never appear.
+  const job = new dashboard.QueryVariableBuilder('job')
+    .label('Job')
+    .datasource(DATASOURCE)
+    .query('label_values(verify_requests_total, job)')
+    .definition('label_values(verify_requests_total, job)')
+    .refresh(dashboard.VariableRefresh.OnTimeRangeChanged)
+    .sort(dashboard.VariableSort.AlphabeticalAsc);
+  const instance = new dashboard.QueryVariableBuilder('instance')
+    .label('Instance')
+    .datasource(DATASOURCE)
+    .query('label_values(verify_requests_total{job=~"$job"}, instance)')
+    .definition('label_values(verify_requests_total{job=~"$job"}, instance)')
+    .refresh(dashboard.VariableRefresh.OnTimeRangeChanged)
+    .sort(dashboard.VariableSort.AlphabeticalAsc)
+    .multi(true)
+    .includeAll(true)
+    .allValue('.*')
+    .current({ text: 'All', value: '$__all', selected: true });
+  return [datasource, job, instance];
+}
+
+/** The one dashboard an SRE opens first: served? how fast? which upstream hurts? (issue #5). */
+export function overviewDashboard(): dashboard.Dashboard {
+  const d = new dashboard.DashboardBuilder('verify-customer / Overview')
+    .uid('verify-customer-overview')
+    .description('KYC and SIM-swap verification: partner traffic, errors and latency, upstreams and circuit breakers, cache, txn_id, authentication, rate limits, Redis and the Node process. Alerts and runbooks: docs/observability.md.')
+    .tags(['verify-customer'])
+    .editable()
+    .refresh('30s')
+    .time({ from: 'now-3h', to: 'now' })
+    .timezone('browser')
+    .tooltip(dashboard.DashboardCursorSync.Crosshair);
+  for (const v of variables()) d.withVariable(v);
+  let id = 0;
+  for (const row of ROWS) {
+    d.withRow(new dashboard.RowBuilder(row.title).id(++id));
+    for (const panel of row.panels()) {
+      // Stable ids keep links to a panel (viewPanel=N) valid across regenerations.
+      d.withPanel({ build: () => ({ ...panel.build(), id: ++id }) });
+    }
+  }
+  return d.build();
+}

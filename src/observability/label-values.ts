@@ -1,0 +1,31 @@
+import { OPERATIONS, Operation } from '../domain/operation';
+import {
+  AuthFailureReason, BreakerState, CacheOutcome, TxnOutcome, UpstreamOutcome,
+} from '../domain/ports/metrics';
+import { StoreMode } from '../domain/ports/state-store';
+import { UpstreamName } from '../domain/ports/upstreams';
+
+/** The interfaces a partner reaches the service through. */
+export type Interface = 'rest' | 'graphql';
+
+/**
+ * Every value each label can take. Written as Records so that adding a member to one of the
+ * domain's unions fails to compile here until the new value is listed (and so zero-initialised).
+ */
+function keys<K extends string>(all: Record<K, true>): readonly K[] {
+  return Object.keys(all) as K[];
+}
+
+export const LABELS = {
+  operation: OPERATIONS as readonly Operation[],
+  interface: keys<Interface>({ rest: true, graphql: true }),
+  cacheOutcome: keys<CacheOutcome>({ hit: true, miss: true, stale: true }),
+  txnOutcome: keys<TxnOutcome>({ new: true, replayed: true, conflict: true, in_flight: true }),
+  authReason: keys<AuthFailureReason>({
+    missing_key: true, unknown_key: true, disabled: true, bad_signature: true, bad_timestamp: true, stale_timestamp: true, throttled: true,
+  }),
+  upstream: keys<UpstreamName>({ hlr: true, sim: true }),
+  upstreamOutcome: keys<UpstreamOutcome>({ ok: true, not_found: true, error: true, timeout: true, rejected: true }),
+  breakerState: keys<BreakerState>({ closed: true, open: true, half_open: true }),
+  storeMode: keys<StoreMode>({ memory: true, redis: true, degraded: true }),
+} as const;
