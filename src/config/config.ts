@@ -61,6 +61,17 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Longest wait for in-flight requests on SIGTERM before connections are cut. */
   SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
+  /** Whole request (headers and body) must arrive within this; slower clients get 408 and a closed socket. */
+  REQUEST_TIMEOUT_MS: int(100, 600_000, 30_000),
+  /** Request headers must arrive within this (slowloris); at most REQUEST_TIMEOUT_MS. */
+  HEADERS_TIMEOUT_MS: int(100, 600_000, 10_000),
+  /** Failed signatures tolerated per api key within AUTH_FAIL_WINDOW_S; further attempts get 429 before any hashing. */
+  AUTH_FAIL_LIMIT: int(1, 10_000, 20),
+  /** Failed signatures tolerated per client address within AUTH_FAIL_WINDOW_S (one address may carry several keys). */
+  AUTH_FAIL_ADDRESS_LIMIT: int(1, 10_000, 100),
+  AUTH_FAIL_WINDOW_S: int(1, 86_400, 60),
+  /** Reverse proxies in front of the service whose X-Forwarded-For is trusted for the client address; 0 = the socket's peer. */
+  TRUST_PROXY_HOPS: int(0, 10, 0),
 }).superRefine((c, ctx) => {
   if ((c.HLR_URL === undefined) !== (c.SIM_URL === undefined)) {
     ctx.addIssue({ code: 'custom', path: [c.HLR_URL ? 'SIM_URL' : 'HLR_URL'], message: 'HLR_URL and SIM_URL must be set together' });
@@ -72,6 +83,10 @@ export const configSchema = z.object({
     // No demo partners (their secrets are public) and no simulator in production.
     if (!c.PARTNERS_FILE) ctx.addIssue({ code: 'custom', path: ['PARTNERS_FILE'], message: 'is required in production' });
     if (!c.HLR_URL) ctx.addIssue({ code: 'custom', path: ['HLR_URL'], message: 'is required in production' });
+  }
+  if (c.HEADERS_TIMEOUT_MS > c.REQUEST_TIMEOUT_MS) {
+    // Node refuses to start a server whose headers timeout exceeds its request timeout.
+    ctx.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: 'must be at most REQUEST_TIMEOUT_MS' });
   }
   if (c.KYC_STALE_S < c.KYC_CACHE_TTL_S) {
     ctx.addIssue({ code: 'custom', path: ['KYC_STALE_S'], message: 'must be at least KYC_CACHE_TTL_S' });

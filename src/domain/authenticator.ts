@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { UnauthenticatedError } from './errors';
+import { AuthFailureThrottle } from './auth-failure-throttle';
+import { RateLimitedError, UnauthenticatedError } from './errors';
 import { Clock } from './ports/clock';
 import { AuthFailureReason, Metrics } from './ports/metrics';
 import { Partner, PartnerRegistry } from './ports/partners';
@@ -17,12 +18,15 @@ export interface AuthenticatorDeps {
   clock: Clock;
   maxSkewS: number;
   metrics: Metrics;
+  /** Refuses keys and addresses with too many failed signatures; absent = no throttling. */
+  throttle?: AuthFailureThrottle;
 }
 
 const TIMESTAMP = /^\d{1,16}$/;
 const HEX = /^[0-9a-fA-F]+$/;
 const MS_THRESHOLD = 1e12;
 const GENERIC = 'authentication failed';
+const THROTTLED = 'too many failed authentication attempts';
 
 function equalHex(a: string, b: string): boolean {
   const x = Buffer.from(a, 'latin1');
@@ -39,7 +43,14 @@ export class Authenticator {
 
   constructor(private readonly deps: AuthenticatorDeps) {}
 
-  authenticate(c: Credentials): Partner {
+  /** The partner these credentials prove; `clientAddress` is where they came from, for the throttle. */
+  authenticate(c: Credentials, clientAddress?: string): Partner {
+    // Before any hashing: a throttled guesser costs two map lookups.
+    const retryAfterS = this.deps.throttle?.retryAfterS(c.apiKey, clientAddress);
+    if (retryAfterS !== undefined) {
+      this.deps.metrics.authFailure('throttled');
+      throw new RateLimitedError(THROTTLED, retryAfterS);
+    }
     const nowMs = this.deps.clock.nowMs();
     if (!c.apiKey) this.fail('missing_key', 'api_key is required');
     if (!c.sig) this.fail('bad_signature', 'sig is required');
@@ -47,10 +58,12 @@ export class Authenticator {
     const sig = c.sig.toLowerCase();
     if (c.timestamp !== undefined) this.checkTimestamp(c.timestamp, nowMs);
 
+    // From here on a failure is a failed signature: unknown and disabled keys count exactly like
+    // wrong signatures, so the throttle never tells whether a key exists.
     const partner = this.deps.registry.find(c.apiKey);
-    if (!partner) this.fail('unknown_key', GENERIC);
-    if (!partner.enabled) this.fail('disabled', GENERIC);
-    if (!this.signatureMatches(partner, sig, c.timestamp, nowMs)) this.fail('bad_signature', GENERIC);
+    if (!partner) this.failSignature('unknown_key', c.apiKey, clientAddress);
+    if (!partner.enabled) this.failSignature('disabled', c.apiKey, clientAddress);
+    if (!this.signatureMatches(partner, sig, c.timestamp, nowMs)) this.failSignature('bad_signature', c.apiKey, clientAddress);
     return partner;
   }
 
@@ -95,6 +108,11 @@ export class Authenticator {
     if (Math.abs(nowMs - tsMs) > this.deps.maxSkewS * 1000) {
       this.fail('stale_timestamp', 'timestamp outside the allowed window');
     }
+  }
+
+  private failSignature(reason: AuthFailureReason, apiKey: string, clientAddress: string | undefined): never {
+    this.deps.throttle?.recordFailure(apiKey, clientAddress);
+    this.fail(reason, GENERIC);
   }
 
   private fail(reason: AuthFailureReason, message: string): never {

@@ -29,7 +29,9 @@ export function readPartnersFile(path: string, env: NodeJS.ProcessEnv = process.
   const parsed = fileSchema.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new Error(`partners file ${path}: ${first.path.join('.')}: ${first.message}`);
+    // zod's enum messages quote the refused value, which could be a secret pasted in the wrong field.
+    const message = first.code === 'invalid_enum_value' ? `must be one of ${first.options.join(', ')}` : first.message;
+    throw new Error(`partners file ${path}: ${first.path.join('.')}: ${message}`);
   }
   const seen = new Set<string>();
   return parsed.data.partners.map((p, i) => {

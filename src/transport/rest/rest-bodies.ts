@@ -1,3 +1,4 @@
+import { Response } from 'express';
 import { DomainError, SUCCESS_DESC, UNEXPECTED } from '../../domain/errors';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
 import { Operation } from '../../domain/operation';
@@ -24,6 +25,19 @@ function kycResult(r: KycResult): object {
 function simSwapResult(r: SimSwapResult, formatDate: OffsetDateTimeFormatter): object {
   if (!r.simSwapped || r.simSwappedAtMs === undefined) return { msisdn: r.msisdn, sim_swapped: 'false' };
   return { msisdn: r.msisdn, sim_swapped: 'true', sim_swapped_dt: formatDate(new Date(r.simSwappedAtMs)) };
+}
+
+/**
+ * What res.status(status).json(body) sends (same Content-Type, Content-Length, body), in one
+ * step: it skips Express's per-call setting lookups, charset rewriting and freshness check,
+ * which a POST answer never needs.
+ */
+export function sendJson(res: Response, status: number, body: object): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** CONTRACT §1.2: KYC fails flat, SIM swap inside "response". Unknown routes use the flat shape. */

@@ -1,0 +1,119 @@
+import { AuthFailureThrottle, addressKey } from '../../src/domain/auth-failure-throttle';
+import { Authenticator } from '../../src/domain/authenticator';
+import { RateLimitedError, UnauthenticatedError } from '../../src/domain/errors';
+import { noopMetrics } from '../../src/domain/ports/metrics';
+import { Partner } from '../../src/domain/ports/partners';
+import { md5Sig } from '../support/signing';
+
+function clockAt(ms: number) {
+  return { t: ms, nowMs() { return this.t; } };
+}
+
+describe('AuthFailureThrottle', () => {
+  const setup = (over: Partial<{ keyLimit: number; addressLimit: number; windowS: number; maxTracked: number }> = {}) => {
+    const clock = clockAt(1_000_000);
+    const throttle = new AuthFailureThrottle({ clock, keyLimit: 3, addressLimit: 5, windowS: 60, ...over });
+    return { clock, throttle };
+  };
+
+  it('lets a key fail up to its limit, then refuses it until the oldest failure leaves the window', () => {
+    const { clock, throttle } = setup();
+    for (let i = 0; i < 3; i++) {
+      expect(throttle.retryAfterS('k', undefined)).toBeUndefined();
+      throttle.recordFailure('k', undefined);
+      clock.t += 10_000;
+    }
+    // failures at 0 s, 10 s, 20 s; now 30 s: the first leaves the window at 60 s
+    expect(throttle.retryAfterS('k', undefined)).toBe(30);
+    clock.t += 29_500;
+    expect(throttle.retryAfterS('k', undefined)).toBe(1);
+    clock.t += 500;
+    expect(throttle.retryAfterS('k', undefined)).toBeUndefined();
+  });
+
+  it('slides: a guesser gets at most the limit per window, however long it keeps going', () => {
+    const { clock, throttle } = setup();
+    let allowed = 0;
+    for (let s = 0; s < 600; s++) {
+      if (throttle.retryAfterS('k', undefined) === undefined) {
+        allowed++;
+        throttle.recordFailure('k', undefined);
+      }
+      clock.t += 1000;
+    }
+    expect(allowed).toBe(3 * 10);
+  });
+
+  it('keeps keys apart, and blocks every key from an address over the address limit', () => {
+    const { throttle } = setup();
+    for (let i = 0; i < 3; i++) throttle.recordFailure('a', '10.0.0.1');
+    expect(throttle.retryAfterS('a', '10.0.0.9')).toBeDefined();
+    expect(throttle.retryAfterS('b', '10.0.0.1')).toBeUndefined();
+    throttle.recordFailure('c', '10.0.0.1');
+    throttle.recordFailure('d', '10.0.0.1');
+    expect(throttle.retryAfterS('b', '10.0.0.1')).toBeDefined();
+    expect(throttle.retryAfterS('b', '10.0.0.2')).toBeUndefined();
+  });
+
+  it('stays within maxTracked subjects, forgetting the one that failed least recently', () => {
+    const { throttle } = setup({ maxTracked: 100, keyLimit: 1 });
+    for (let i = 0; i < 1000; i++) throttle.recordFailure(`key-${i}`, `10.0.${i >> 8}.${i & 255}`);
+    expect(throttle.tracked()).toEqual({ keys: 100, addresses: 100 });
+    expect(throttle.retryAfterS('key-999', undefined)).toBeDefined();
+    expect(throttle.retryAfterS('key-0', undefined)).toBeUndefined();
+  });
+
+  it('counts an IPv6 address by its /64 and an IPv4-mapped address as IPv4', () => {
+    expect(addressKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+    expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(addressKey('::ffff:127.0.0.1')).toBe('127.0.0.1');
+    expect(addressKey('64:ff9b::192.0.2.33')).toBe('64:ff9b:0:0::/64');
+    expect(addressKey('192.0.2.1')).toBe('192.0.2.1');
+    expect(addressKey('not:an::address::')).toBe('not:an::address::');
+  });
+});
+
+describe('Authenticator with the throttle', () => {
+  const nowS = 1_800_000_000;
+  const partner = (apiKey: string): Partner => ({
+    name: apiKey, apiKey, secret: `${apiKey}-secret`, operations: new Set(['kyc']), enabled: true, signature: 'md5',
+  });
+  const setup = () => {
+    const partners = [partner('key1'), partner('key2')];
+    const clock = clockAt(nowS * 1000);
+    const throttle = new AuthFailureThrottle({ clock, keyLimit: 2, addressLimit: 10, windowS: 60 });
+    const failures: string[] = [];
+    const auth = new Authenticator({
+      registry: { find: (k) => partners.find((p) => p.apiKey === k), all: () => partners },
+      clock, maxSkewS: 300, metrics: { ...noopMetrics, authFailure: (r) => failures.push(r) }, throttle,
+    });
+    const good = (k: string) => ({ apiKey: k, timestamp: String(nowS), sig: md5Sig(k, `${k}-secret`, String(nowS)) });
+    const bad = (k: string) => ({ apiKey: k, timestamp: String(nowS), sig: md5Sig(k, 'wrong', String(nowS)) });
+    return { auth, good, bad, failures, throttle };
+  };
+
+  it('refuses a key with 429 after its failed signatures, before checking even a valid one', () => {
+    const { auth, good, bad, failures } = setup();
+    expect(() => auth.authenticate(bad('key1'), '10.0.0.1')).toThrow(UnauthenticatedError);
+    expect(() => auth.authenticate(bad('key1'), '10.0.0.1')).toThrow(UnauthenticatedError);
+    const err = (() => { try { auth.authenticate(good('key1'), '10.0.0.1'); return undefined; } catch (e) { return e; } })();
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect((err as RateLimitedError).retryAfterS).toBe(60);
+    expect((err as RateLimitedError).desc).toBe('Error Process: too many failed authentication attempts');
+    expect(failures).toEqual(['bad_signature', 'bad_signature', 'throttled']);
+    expect(auth.authenticate(good('key2'), '10.0.0.1').apiKey).toBe('key2');
+  });
+
+  it('counts unknown and disabled keys like wrong signatures, and neither successes nor stale timestamps', () => {
+    const { auth, good, throttle } = setup();
+    for (let i = 0; i < 5; i++) expect(auth.authenticate(good('key1'), '10.0.0.1').apiKey).toBe('key1');
+    expect(() => auth.authenticate({ ...good('key1'), timestamp: String(nowS - 1000) }, '10.0.0.1')).toThrow('outside');
+    expect(() => auth.authenticate({ apiKey: 'key1' }, '10.0.0.1')).toThrow(UnauthenticatedError);
+    expect(throttle.retryAfterS('key1', '10.0.0.1')).toBeUndefined();
+    expect(() => auth.authenticate(good('ghost'), '10.0.0.1')).toThrow(UnauthenticatedError);
+    expect(() => auth.authenticate(good('ghost'), '10.0.0.1')).toThrow(UnauthenticatedError);
+    expect(() => auth.authenticate(good('ghost'), '10.0.0.1')).toThrow(RateLimitedError);
+  });
+});
