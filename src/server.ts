@@ -2,10 +2,11 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { FilePartnerRegistry } from './adapters/partners/file-partner-registry';
-import { MemoryStateStore } from './adapters/state/memory-state-store';
+import { createStateStore } from './adapters/state/create-state-store';
 import { HlrHttpClient } from './adapters/upstream/hlr-http-client';
 import { SimHttpClient } from './adapters/upstream/sim-http-client';
 import { Config } from './config/config';
+import { AuthFailureThrottle } from './domain/auth-failure-throttle';
 import { Authenticator } from './domain/authenticator';
 import { createMsisdnNormaliser } from './domain/msisdn';
 import { createOffsetDateTimeFormatter } from './domain/offset-date-time';
@@ -17,6 +18,7 @@ import { PrometheusMetrics } from './observability/prometheus-metrics';
 import { defaultPartnersPath } from './repo-paths';
 import { loadFixtures, defaultFixturesPath } from './simulator/fixtures';
 import { Simulator, createSimulator } from './simulator/simulator';
+import { createGraphqlMiddleware } from './transport/graphql/graphql-middleware';
 
 export interface ServerOptions {
   logger?: Logger;
@@ -57,11 +59,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     logger.info({ simulatorUrl }, 'no HLR_URL/SIM_URL: upstream simulator running in-process on the demo fixture');
   }
 
-  const store = opts.store ?? new MemoryStateStore({
-    clock, maxCacheEntries: config.MEMORY_CACHE_MAX_ENTRIES, maxTxnEntries: config.MEMORY_TXN_MAX_ENTRIES,
-    onTxnEvict: () => logger.warn('txn_id store full: oldest record evicted'),
-  });
-  metrics.storeMode(store.mode());
+  const store = opts.store ?? createStateStore(config, { clock, logger, metrics });
+  metrics.trackStoreMode(() => store.mode());
   const partners = new FilePartnerRegistry(config.PARTNERS_FILE ?? defaultPartnersPath());
 
   const breaker = {
@@ -87,17 +86,34 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     },
     onStoreError: (err) => logger.warn({ err: (err as Error).message }, 'state store error; answering without it'),
   });
-  const authenticator = new Authenticator({ registry: partners, clock, maxSkewS: config.SIG_MAX_SKEW_S, metrics });
+  const throttle = new AuthFailureThrottle({
+    clock, keyLimit: config.AUTH_FAIL_LIMIT, addressLimit: config.AUTH_FAIL_ADDRESS_LIMIT, windowS: config.AUTH_FAIL_WINDOW_S,
+  });
+  const authenticator = new Authenticator({ registry: partners, clock, maxSkewS: config.SIG_MAX_SKEW_S, metrics, throttle });
   authenticator.tick();
   const ticker = setInterval(() => authenticator.tick(), 1000);
   ticker.unref();
 
   let shuttingDown = false;
   const normalise = createMsisdnNormaliser({ countryCode: config.COUNTRY_CODE, nsnLength: config.NSN_LENGTH });
+  const formatDate = createOffsetDateTimeFormatter(config.TIMEZONE);
+  // The HTTP server exists before the app: Apollo's drain plugin tracks its connections from the start.
+  // Node checks both timeouts every connectionsCheckingInterval (default 30 s); check often
+  // enough that a slowloris client is cut close to the configured time.
+  const server = http.createServer({
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    headersTimeout: config.HEADERS_TIMEOUT_MS,
+    connectionsCheckingInterval: Math.min(5000, Math.max(100, Math.floor(config.HEADERS_TIMEOUT_MS / 4))),
+    keepAliveTimeout: 65_000,
+  });
+  const graphql = await createGraphqlMiddleware({
+    httpServer: server, service, authenticator, normalise, formatDate, logger,
+    introspection: config.GRAPHQL_INTROSPECTION, bodyLimitBytes: config.BODY_LIMIT_BYTES, shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+  });
   const app = createApp({
     logger,
     requestMetrics: metrics,
-    verification: { service, authenticator, normalise, formatDate: createOffsetDateTimeFormatter(config.TIMEZONE), bodyLimitBytes: config.BODY_LIMIT_BYTES },
+    verification: { service, authenticator, normalise, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES },
     events: { service, normalise, token: config.EVENTS_TOKEN, bodyLimitBytes: config.BODY_LIMIT_BYTES },
     ops: {
       registry: metrics.registry,
@@ -105,9 +121,11 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       upstreams: () => ({ hlr: hlr.upstream.state(), sim: sim.upstream.state() }),
       isShuttingDown: () => shuttingDown,
     },
+    extra: [graphql.handler],
+    trustProxyHops: config.TRUST_PROXY_HOPS,
   });
 
-  const server = http.createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 65_000 }, app);
+  server.on('request', app);
   // While draining, every response tells its client to reconnect elsewhere.
   server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     if (shuttingDown) res.shouldKeepAlive = false;
@@ -122,12 +140,15 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= (async () => {
     shuttingDown = true;
+    // Apollo's drain plugin closes the same server and waits for the same requests.
+    const graphqlStopped = graphql.stop();
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     // Keep-alive sockets turn idle as their last response ends; close them as they do.
     server.closeIdleConnections();
     const sweep = setInterval(() => server.closeIdleConnections(), 50);
     const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
     await drained;
+    await graphqlStopped;
     clearInterval(sweep);
     clearTimeout(force);
     clearInterval(ticker);

@@ -3,6 +3,8 @@ import { Logger, createLogger } from '../../src/observability/logger';
 import { RunningServer, ServerOptions, startServer } from '../../src/server';
 import { loadFixtures, defaultFixturesPath } from '../../src/simulator/fixtures';
 import { Simulator, createSimulator } from '../../src/simulator/simulator';
+import { partnerApiSpec } from './openapi-validator';
+import { acquireTestState, waitForRedisState } from './shared-redis';
 import { DEMO, signedQuery, txnId } from './signing';
 
 export interface Harness {
@@ -40,19 +42,24 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const ownSim = !opts.simulator;
   const sim = opts.simulator ?? createSimulator({ subscribers: loadFixtures(defaultFixturesPath()), synthetic: false });
   const simUrl = ownSim ? await sim.listen(0) : (opts.env?.SIM_BASE ?? '');
+  // TEST_STATE=redis|cluster: state on a shared Redis (own key prefix) unless the test brings a store.
+  const state = opts.serverOptions?.store ? undefined : await acquireTestState(opts.env);
   const config = loadConfig({
     PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent',
     HLR_URL: `${simUrl}/hlr`, SIM_URL: `${simUrl}/sim`,
+    ...state?.env,
     ...opts.env,
   });
   const server = await startServer(config, { logger: opts.logger ?? createLogger('silent'), ...opts.serverOptions });
   const url = server.url;
+  if ((config.REDIS_URL || config.REDIS_CLUSTER_NODES) && !opts.serverOptions?.store) await waitForRedisState(url);
   return {
     server, url, sim, simUrl,
     post: (operation, body, p = {}) => postJson(`${url}/eai/verify_customer/query/${operation}?${p.query ?? signedQuery(DEMO)}`, body, p),
     close: async () => {
       await server.close();
       if (ownSim) await sim.close();
+      state?.release();
     },
   };
 }
@@ -64,6 +71,9 @@ export async function postJson(url: string, body: unknown, p: PostOptions = {}):
   const text = await res.text();
   let parsed: unknown;
   try { parsed = JSON.parse(text); } catch { parsed = undefined; }
+  // Every answer of a partner operation must match docs/openapi.yaml, whatever the test asserts.
+  const path = new URL(url).pathname;
+  if (partnerApiSpec().operation('post', path)) partnerApiSpec().assertResponse('post', path, res.status, res.headers, parsed, text);
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 
