@@ -24,6 +24,11 @@ export interface RedisProcess {
   restart(): Promise<void>;
 }
 
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const p of live) p.kill('SIGKILL');
+});
+
 /** A throwaway redis-server of the test's own, on a free port, nothing persisted. */
 export async function startRedis(extraArgs: string[] = []): Promise<RedisProcess> {
   const port = await freePort();
@@ -31,6 +36,12 @@ export async function startRedis(extraArgs: string[] = []): Promise<RedisProcess
   let proc: ChildProcess | undefined;
   const launch = async () => {
     proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extraArgs], { stdio: 'ignore' });
+    // A test's Redis must never keep the test process alive (Jest would hang after the run),
+    // and never outlive it either: unref it, and kill whatever is left when the process exits.
+    proc.unref();
+    const started = proc;
+    live.add(started);
+    started.once('exit', () => live.delete(started));
     await waitForPort(port);
   };
   await launch();
