@@ -1,43 +1,20 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadFixtures, defaultFixturesPath } from '../../src/simulator/fixtures';
 import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { postJson, txnId } from '../support/harness';
+import { startServiceProcess as startProcess } from '../support/service-process';
 import { signedQuery } from '../support/signing';
 
 const MAIN = join(__dirname, '../../dist/src/main.js');
-
-interface Service {
-  proc: ChildProcess;
-  url: string;
-  stdout: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Runs the built service as a real process, the way `npm start` does, and waits for its URL. */
-async function startProcess(env: Record<string, string>): Promise<Service> {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
-  const proc = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout!.on('data', (d) => { out += d; });
-  proc.stderr!.on('data', (d) => { out += d; });
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
-    if (m) return { proc, url: m[1], stdout: () => out, exited };
-    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`service did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('the service as a process', () => {
   it('on embedded defaults prints one signed curl per operation that works when pasted', async () => {
     const svc = await startProcess({ LOG_LEVEL: 'info' });
     try {
-      const commands = svc.stdout().split('\n').filter((l) => l.startsWith('TS='));
+      const commands = svc.output().split('\n').filter((l) => l.startsWith('TS='));
       expect(commands).toHaveLength(2);
       const answers = commands.map((c) => JSON.parse(execFileSync('bash', ['-c', c], { encoding: 'utf8' })));
       expect(answers[0]).toEqual({ code: '00000', desc: 'Success', result: { msisdn: '255712000001', is_prepaid: 'true', is_active: 'true', is_valid: 'true' } });
@@ -62,7 +39,7 @@ describe('the service as a process', () => {
       expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
       expect(await svc.exited).toBe(0);
       await expect(fetch(`${svc.url}/healthz`)).rejects.toThrow();
-      expect(svc.stdout()).toMatch(/"msg":"stopped"/);
+      expect(svc.output()).toMatch(/"msg":"stopped"/);
     } finally {
       await sim.close();
     }
@@ -77,9 +54,9 @@ describe('the service as a process', () => {
     const call = (p: { apiKey: string; secret: string }) =>
       postJson(`${svc.url}/eai/verify_customer/query/kyc?${signedQuery(p)}`, { txn_id: txnId(), msisdn: '255712000001' });
     const hup = async (marker: RegExp) => {
-      const seen = svc.stdout().match(new RegExp(marker, 'g'))?.length ?? 0;
+      const seen = svc.output().match(new RegExp(marker, 'g'))?.length ?? 0;
       svc.proc.kill('SIGHUP');
-      for (let i = 0; i < 100 && (svc.stdout().match(new RegExp(marker, 'g'))?.length ?? 0) === seen; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && (svc.output().match(new RegExp(marker, 'g'))?.length ?? 0) === seen; i++) await new Promise((r) => setTimeout(r, 20));
     };
     try {
       const fintech = { name: 'fintech', apiKey: 'fin-key', secret: 'fin-secret', operations: ['kyc'] };
@@ -92,8 +69,8 @@ describe('the service as a process', () => {
       await hup(/partners reload failed/);
       expect((await call(fintech)).status).toBe(200);
       expect((await call(bank)).status).toBe(200);
-      expect(svc.stdout()).not.toContain('do-not-log-me');
-      expect(svc.stdout()).not.toContain('fin-secret');
+      expect(svc.output()).not.toContain('do-not-log-me');
+      expect(svc.output()).not.toContain('fin-secret');
     } finally {
       svc.proc.kill('SIGTERM');
       await svc.exited;
