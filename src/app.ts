@@ -7,7 +7,6 @@ import { EventsRoutesDeps, eventsRoutes } from './transport/rest/events-routes';
 import { openapiRoute } from './transport/rest/openapi-route';
 import { OpsRoutesDeps, opsRoutes } from './transport/rest/ops-routes';
 import { RequestMetrics, requestLog } from './transport/rest/request-log';
-import { series } from './transport/rest/series';
 import { VerificationRoutesDeps, verificationRoutes } from './transport/rest/verification-routes';
 
 export interface AppDeps {
@@ -28,11 +27,9 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   if (deps.trustProxyHops) app.set('trust proxy', deps.trustProxyHops);
-  app.use(series([
-    helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }),
-    correlator,
-    requestLog(deps.logger, deps.requestMetrics),
-  ]));
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(correlator);
+  app.use(requestLog(deps.logger, deps.requestMetrics));
   // Partner operations first: they carry the load, and every router passed costs each request.
   app.use(verificationRoutes(deps.verification));
   app.use(opsRoutes(deps.ops));

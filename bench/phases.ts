@@ -1,0 +1,84 @@
+import { BenchArgs } from './bench-args';
+import { ScenarioResult, SoakResult } from './report';
+import { combineRounds, runScenario, runSoak } from './scenario-runner';
+import { SCENARIOS, SOAK, Scenario, Target } from './scenarios';
+import { RunningTarget, Stack, startTarget } from './stack';
+
+export interface PhaseOutcome {
+  results: ScenarioResult[];
+  soak?: SoakResult;
+  storeMode?: string;
+}
+
+const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+
+function logResult(r: ScenarioResult): void {
+  const rounds = r.rpsRounds ? ` (rounds ${r.rpsRounds.join(', ')})` : '';
+  log(`${r.id}: ${r.rps.toFixed(0)} req/s${rounds}, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, errors ${r.errors}, unexpected ${r.unexpected}, peak RSS ${r.peakRssMb.toFixed(0)} MB`);
+}
+
+/**
+ * Every server under test runs for the whole bench (an idle one costs nothing), so the runs
+ * can be interleaved:
+ * 1. the scenarios compared by ratio (B0 B1 B2 S1 S5 S6), in rounds, each scenario in turn;
+ * 2. the others one after another (the half-rate runs use S1's measured rate);
+ * 3. the soak, on a fresh service process, so its RSS is S1's alone.
+ */
+export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: string): Promise<PhaseOutcome> {
+  const wanted = SCENARIOS.filter((s) => args.only === undefined || args.only.has(s.id));
+  const needed = new Set<Target>(wanted.map((s) => s.target));
+  if (args.soak) needed.add('service');
+  const running = new Map<Target, RunningTarget>();
+  const out: PhaseOutcome = { results: [] };
+  try {
+    for (const target of ['service', 'b0', 'b1', 'b2'] as Target[]) {
+      if (!needed.has(target)) continue;
+      const t = await startTarget(stack, target, target === 'service' && cpuProfDir ? { cpuProfDir } : {});
+      running.set(target, t);
+      if (t.storeMode !== undefined) out.storeMode = t.storeMode;
+    }
+    if (out.storeMode !== undefined && out.storeMode !== 'redis') {
+      log(`WARNING: the service reports store "${out.storeMode}", not "redis": results are not the Redis design`);
+    }
+    const on = (s: Scenario) => running.get(s.target) as RunningTarget;
+    const index = (s: Scenario) => SCENARIOS.indexOf(s);
+
+    const interleaved = wanted.filter((s) => s.interleaved);
+    const rounds = new Map<string, ScenarioResult[]>(interleaved.map((s) => [s.id, []]));
+    const sliceS = args.durationS / args.rounds;
+    for (let r = 0; r < args.rounds; r++) {
+      // Each round starts one scenario later, and every slice gets a short warm-up: a server
+      // that was idle while the others ran starts cold (smaller heap, more GC), so no scenario
+      // may always be the one measured right after an idle spell.
+      const order = interleaved.map((_, i) => interleaved[(i + r) % interleaved.length] as Scenario);
+      for (const s of order) {
+        const warmupS = r === 0 ? args.warmupS : Math.min(1, args.warmupS);
+        rounds.get(s.id)?.push(await runScenario(stack, on(s), s, { durationS: sliceS, warmupS, index: index(s) }));
+      }
+    }
+    for (const s of interleaved) {
+      const r = combineRounds(rounds.get(s.id) as ScenarioResult[]);
+      out.results.push(r);
+      logResult(r);
+    }
+
+    for (const s of wanted.filter((x) => !x.interleaved)) {
+      const s1Rps = out.results.find((r) => r.id === 'S1')?.rps;
+      const r = await runScenario(stack, on(s), s, { durationS: args.durationS, warmupS: args.warmupS, s1Rps, index: index(s) });
+      out.results.push(r);
+      logResult(r);
+    }
+
+    if (args.soak) {
+      await running.get('service')?.stop();
+      const fresh = await startTarget(stack, 'service');
+      running.set('service', fresh);
+      log(`soak: ${SOAK.amount} S1 requests on a fresh service process (10 s warm-up first)`);
+      out.soak = await runSoak(stack, fresh, SOAK, { warmupS: 10 });
+      log(`soak: RSS ${out.soak.rssStartMb.toFixed(1)} -> ${out.soak.rssEndMb.toFixed(1)} MB (peak ${out.soak.rssPeakMb.toFixed(1)})`);
+    }
+  } finally {
+    for (const t of running.values()) await t.stop();
+  }
+  return out;
+}

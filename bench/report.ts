@@ -1,0 +1,95 @@
+import { LoadResult } from './load-worker';
+import { S3_CONNECTIONS, S3_LATENCY_MS } from './scenarios';
+
+export interface ScenarioResult extends LoadResult {
+  id: string;
+  title: string;
+  connections: number;
+  overallRate?: number;
+  peakRssMb: number;
+  /** CPU the server under test used during warm-up and measured run, in % of one core. */
+  serverCpuPct: number;
+  /** Interleaved scenarios: how many rounds, and each round's req/s (the median is `rps`). */
+  rounds?: number;
+  rpsRounds?: number[];
+  /** Service runs: cache lookups by outcome and upstream calls during the measured run and its warm-up. */
+  counters?: Record<string, number>;
+}
+
+export interface SoakResult {
+  requests: number;
+  rps: number;
+  errors: number;
+  unexpected: number;
+  rssStartMb: number;
+  rssEndMb: number;
+  rssPeakMb: number;
+  /** [seconds since start, RSS MB], every 5 s. */
+  rssSeries: [number, number][];
+}
+
+export interface Target {
+  name: string;
+  value: string;
+  goal: string;
+  met: boolean | null;
+}
+
+const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
+
+/** The issue's targets, as ratios of this run's own numbers. null: not measured in this run. */
+export function evaluateTargets(results: ScenarioResult[], soak: SoakResult | undefined): Target[] {
+  const by = (id: string) => results.find((r) => r.id === id);
+  const ratio = (a?: ScenarioResult, b?: ScenarioResult) => (a && b && b.rps > 0 ? a.rps / b.rps : undefined);
+  const s1b1 = ratio(by('S1'), by('B1'));
+  const s5s1 = ratio(by('S5'), by('S1'));
+  const s6s1 = ratio(by('S6'), by('S1'));
+  const half = by('S1@50%');
+  const bad = results.reduce((n, r) => n + r.errors + r.unexpected, 0) + (soak ? soak.errors + soak.unexpected : 0);
+  const growth = soak ? soak.rssEndMb - soak.rssStartMb : undefined;
+  return [
+    { name: 'S1 / B1 throughput', value: fmt(s1b1, 2), goal: '>= 0.50', met: s1b1 === undefined ? null : s1b1 >= 0.5 },
+    { name: 'S1 / B2 throughput (Express floor)', value: fmt(ratio(by('S1'), by('B2')), 2), goal: 'info', met: null },
+    { name: 'S1 / B0 throughput (for scale)', value: fmt(ratio(by('S1'), by('B0')), 2), goal: 'info', met: null },
+    {
+      name: `S3 / its concurrency ceiling (${S3_CONNECTIONS} conns / ${S3_LATENCY_MS} ms)`,
+      value: fmt(by('S3') ? (by('S3') as ScenarioResult).rps / ((S3_CONNECTIONS * 1000) / S3_LATENCY_MS) : undefined, 2), goal: 'info', met: null,
+    },
+    { name: 'S5 / S1 throughput', value: fmt(s5s1, 2), goal: '>= 1.00', met: s5s1 === undefined ? null : s5s1 >= 1 },
+    { name: 'S6 / S1 throughput', value: fmt(s6s1, 2), goal: '0.90 .. 1.10', met: s6s1 === undefined ? null : Math.abs(s6s1 - 1) <= 0.1 },
+    { name: 'p99 at half S1 rate', value: half ? `${fmt(half.p99Ms, 2)} ms` : '-', goal: '<= 10 ms', met: half ? half.p99Ms <= 10 : null },
+    { name: 'p99 of B1 / B0 at that rate (floor)', value: `${fmt(by('B1@50%')?.p99Ms, 2)} / ${fmt(by('B0@50%')?.p99Ms, 2)} ms`, goal: 'info', met: null },
+    { name: 'errors + unexpected statuses', value: String(bad), goal: '0', met: bad === 0 },
+    {
+      name: 'RSS growth over 1M S1 requests', value: growth === undefined ? 'not run (--no-soak)' : `${fmt(growth, 1)} MB`,
+      goal: '< 50 MB', met: growth === undefined ? null : growth < 50,
+    },
+  ];
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join(' | ')} |`;
+  const sep = `|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  return [line(header), sep, ...rows.map(line)].join('\n');
+}
+
+/** The results as a Markdown table (it reads fine in a terminal and pastes into docs). */
+export function resultsTable(results: ScenarioResult[]): string {
+  const rows = results.map((r) => [
+    `${r.id} ${r.title}`, fmt(r.rps), fmt(r.p50Ms, 2), fmt(r.p99Ms, 2), String(r.errors), String(r.non2xx), String(r.unexpected), fmt(r.peakRssMb),
+    fmt(r.serverCpuPct), fmt(r.serverCpuPct > 0 ? (r.rps * 100) / r.serverCpuPct : undefined), fmt(r.loadgenCpuPct),
+  ]);
+  return table(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'unexpected', 'peak RSS MB', 'server CPU %', 'req per server CPU-s', 'loadgen CPU %'], rows);
+}
+
+export function targetsTable(targets: Target[]): string {
+  const mark = (m: boolean | null) => (m === null ? '-' : m ? 'met' : 'MISSED');
+  return table(['target', 'value', 'goal', 'result'], targets.map((t) => [t.name, t.value, t.goal, mark(t.met)]));
+}
+
+export function soakTable(soak: SoakResult): string {
+  return table(['soak', 'requests', 'req/s', 'RSS start MB', 'RSS end MB', 'RSS peak MB', 'errors'], [[
+    'S1 x 1M', String(soak.requests), fmt(soak.rps), fmt(soak.rssStartMb, 1), fmt(soak.rssEndMb, 1), fmt(soak.rssPeakMb, 1), String(soak.errors + soak.unexpected),
+  ]]);
+}

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { signatureFor } from '../src/domain/signature';
+import { syntheticSubscriber } from '../src/simulator/synthetic';
+
+/** What one load run sends; every request of it gets a fresh txn_id and a current signature. */
+export type RequestKind = 'kyc-hot' | 'kyc-distinct' | 'sim-distinct' | 'graphql-batch' | 'kyc-bad-sig' | 'kyc-no-ts';
+
+export interface Credentials {
+  apiKey: string;
+  secret: string;
+}
+
+export interface BuiltRequest {
+  path: string;
+  body: string;
+}
+
+/** Demo-fixture numbers: real subscribers in the simulator, so a cache hit is a positive answer. */
+export const HOT_NUMBERS = ['255712000001', '255712000002', '255712000003', '255712000005', '255712000006', '255712000007', '255712000008'];
+
+/** 50 synthetic subscribers for the GraphQL batch, the same in every request (cache hits after the first). */
+export const BATCH_NUMBERS = subscribersFrom(650_000_000, 50);
+
+const KYC = '/eai/verify_customer/query/kyc';
+const SIM_SWAP = '/eai/verify_customer/query/sim_swap';
+const BATCH_QUERY = 'query($m:[String!]!){verifyCustomers(msisdns:$m){msisdn kyc{isValid isActive isPrepaid} simSwap{simSwapped simSwappedAt} error{code desc}}}';
+const BATCH_BODY = JSON.stringify({ query: BATCH_QUERY, variables: { m: BATCH_NUMBERS } });
+
+/**
+ * Builds requests for one kind. Signatures change once a second, so they are computed once a
+ * second: the load generator must spend its CPU on sending, not hashing.
+ */
+export class RequestFactory {
+  private readonly txnPrefix = `${randomBytes(3).toString('hex')}-`;
+  private txnCounter = 0;
+  private numberCounter: number;
+  private hot = 0;
+  private signedAtS = -1;
+  private query = '';
+
+  constructor(private readonly kind: RequestKind, private readonly creds: Credentials, numberBase: number) {
+    this.numberCounter = numberBase;
+  }
+
+  next(): BuiltRequest {
+    const q = this.currentQuery();
+    switch (this.kind) {
+      case 'kyc-hot':
+      case 'kyc-bad-sig':
+      case 'kyc-no-ts':
+        return { path: `${KYC}?${q}`, body: this.body(HOT_NUMBERS[this.hot++ % HOT_NUMBERS.length] as string) };
+      case 'kyc-distinct':
+        return { path: `${KYC}?${q}`, body: this.body(this.distinctNumber(false)) };
+      case 'sim-distinct':
+        return { path: `${SIM_SWAP}?${q}`, body: this.body(this.distinctNumber(true)) };
+      case 'graphql-batch':
+        return { path: `/graphql?${q}`, body: BATCH_BODY };
+      default: {
+        const never: never = this.kind;
+        throw new Error(`unknown request kind ${String(never)}`);
+      }
+    }
+  }
+
+  private body(msisdn: string): string {
+    return `{"txn_id":"${this.txnPrefix}${(this.txnCounter++).toString(36)}","msisdn":"${msisdn}"}`;
+  }
+
+  /** A number never sent before in this run; for SIM swap, one the synthetic simulator knows (no 404s). */
+  private distinctNumber(subscribersOnly: boolean): string {
+    for (;;) {
+      const n = `2556${String(this.numberCounter++).padStart(8, '0')}`;
+      if (!subscribersOnly || syntheticSubscriber(n, new Date(0)) !== null) return n;
+    }
+  }
+
+  private currentQuery(): string {
+    const nowS = Math.floor(Date.now() / 1000);
+    if (nowS === this.signedAtS) return this.query;
+    this.signedAtS = nowS;
+    const { apiKey, secret } = this.creds;
+    const ts = String(nowS);
+    switch (this.kind) {
+      case 'kyc-no-ts':
+        // CONTRACT §1.5: no timestamp parameter; the sig is made with the current second.
+        this.query = `api_key=${apiKey}&sig=${signatureFor('md5', apiKey, secret, ts)}`;
+        break;
+      case 'kyc-bad-sig':
+        this.query = `api_key=${apiKey}&timestamp=${ts}&sig=${signatureFor('md5', apiKey, `${secret}x`, ts)}`;
+        break;
+      default:
+        this.query = `api_key=${apiKey}&timestamp=${ts}&sig=${signatureFor('md5', apiKey, secret, ts)}`;
+    }
+    return this.query;
+  }
+}
+
+/** The first `count` numbers from 255<start> on that the synthetic simulator knows. */
+function subscribersFrom(start: number, count: number): string[] {
+  const out: string[] = [];
+  for (let n = start; out.length < count; n++) {
+    const msisdn = `255${n}`;
+    if (syntheticSubscriber(msisdn, new Date(0)) !== null) out.push(msisdn);
+  }
+  return out;
+}

@@ -1,0 +1,78 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseBenchArgs } from './bench-args';
+import { summariseProfiles } from './profile-summary';
+import { pinPlacement } from './processes';
+import { PhaseOutcome, runPhases } from './phases';
+import { evaluateTargets, resultsTable, soakTable, targetsTable } from './report';
+import { SCENARIOS } from './scenarios';
+import { startStack, stopStack } from './stack';
+
+/**
+ * `npm run bench`: the service next to the fastest thing that could do its job, in one run.
+ * Starts redis-server, the simulator (synthetic) and each server under test, drives load from a
+ * separate process, prints the table and the target ratios, writes bench/results/*.json.
+ */
+function repoRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json'))) {
+    if (dirname(dir) === dir) throw new Error('repository root not found');
+    dir = dirname(dir);
+  }
+  return dir;
+}
+
+const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+
+async function main(): Promise<void> {
+  const args = parseBenchArgs(process.argv.slice(2));
+  const root = repoRoot();
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const resultsDir = join(root, 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const placement = pinPlacement(args.pin);
+  const loadBefore = loadavg();
+  log(`${placement.note}; load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
+  if ((loadBefore[0] ?? 0) > 0.5) log('WARNING: the machine is busy (1-min load above 0.5): other processes share the cores, ratios will be noisy');
+
+  const stack = await startStack(root, placement);
+  const cpuProfDir = args.profile ? join(resultsDir, `profile-${stamp}`) : undefined;
+  let outcome: PhaseOutcome;
+  try {
+    outcome = await runPhases(stack, args, cpuProfDir);
+  } finally {
+    if (!(await stopStack(stack))) log('WARNING: redis-server was gone by the end of the run (killed from outside?): check errors and the store mode');
+  }
+  const { results, soak, storeMode } = outcome;
+
+  const order = (id: string) => SCENARIOS.findIndex((s) => s.id === id);
+  results.sort((a, b) => order(a.id) - order(b.id));
+  const targets = evaluateTargets(results, soak);
+  const loadAfter = loadavg();
+  const out = [
+    '',
+    resultsTable(results),
+    '',
+    ...(soak ? [soakTable(soak), ''] : []),
+    targetsTable(targets),
+    '',
+    `Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${placement.note}.`,
+    `Load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}; state store: ${storeMode ?? '-'}.`,
+    `Each scenario: ${args.warmupS} s warm-up, ${args.durationS} s measured (B0 B1 B2 S1 S5 S6 in ${args.rounds} interleaved rounds, median shown); fresh txn_id per request.`,
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+  const file = join(resultsDir, `bench-${stamp}.json`);
+  writeFileSync(file, `${JSON.stringify({
+    startedAt: stamp, node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, placement: placement.note,
+    loadavgBefore: loadBefore, loadavgAfter: loadAfter, storeMode, durationS: args.durationS, warmupS: args.warmupS, rounds: args.rounds,
+    results, soak, targets,
+  }, null, 2)}\n`);
+  process.stdout.write(`\nresults: ${file}\n`);
+  if (cpuProfDir) process.stdout.write(`\n${summariseProfiles(cpuProfDir)}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench: failed: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,128 @@
+import { join } from 'node:path';
+import { LoadResult, LoadSpec } from './load-worker';
+import { RssSampler, cpuSeconds, rssMb, spawnHelper } from './processes';
+import { ScenarioResult, SoakResult } from './report';
+import { preflight } from './preflight';
+import { Scenario } from './scenarios';
+import { RunningTarget, Stack, scrapeCounters, setUpstreamLatency } from './stack';
+
+export interface RunOptions {
+  durationS: number;
+  warmupS: number;
+  /** S1's measured rate, for the half-rate run. */
+  s1Rps?: number;
+  /** Position of the scenario: keeps its distinct numbers apart from every other run's. */
+  index: number;
+}
+
+/** Runs the load generator as its own process (on the bench's CPU) and reads its one JSON line. */
+function runLoad(stack: Stack, spec: LoadSpec): Promise<LoadResult> {
+  const proc = spawnHelper([join(stack.root, 'dist/bench/bench/load-worker.js'), JSON.stringify(spec)], { PATH: process.env.PATH });
+  let out = '';
+  proc.stdout?.on('data', (c: Buffer) => { out += c.toString('utf8'); });
+  return new Promise((resolve, reject) => {
+    proc.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').pop() as string) as LoadResult);
+    });
+  });
+}
+
+function diff(before: Map<string, number>, after: Map<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of after) {
+    const d = v - (before.get(k) ?? 0);
+    if (d !== 0) out[k] = d;
+  }
+  return out;
+}
+
+export async function runScenario(stack: Stack, target: RunningTarget, s: Scenario, opts: RunOptions): Promise<ScenarioResult> {
+  const overallRate = s.rateOfS1 !== undefined ? Math.max(1, Math.round((opts.s1Rps ?? 0) * s.rateOfS1)) : undefined;
+  if (s.rateOfS1 !== undefined && !opts.s1Rps) throw new Error(`${s.id} needs S1 in the same run`);
+  for (const [system, ms] of Object.entries(s.upstreamLatencyMs ?? {})) await setUpstreamLatency(stack, system as 'hlr' | 'sim', ms);
+  try {
+    const numberBase = opts.index * 5_000_000;
+    await preflight(target.url, stack.creds, s, numberBase + 4_900_000);
+    const service = target.target === 'service';
+    const before = service ? await scrapeCounters(target.url) : undefined;
+    const sampler = new RssSampler(target.pid);
+    sampler.start();
+    const cpuBefore = cpuSeconds(target.pid);
+    const startedMs = Date.now();
+    const load = await runLoad(stack, {
+      url: target.url, kind: s.kind, creds: stack.creds, connections: s.connections, durationS: opts.durationS,
+      warmupS: opts.warmupS, expectStatuses: s.expectStatuses, numberBase, ...(overallRate ? { overallRate } : {}),
+    });
+    const peakRssMb = sampler.stop();
+    const serverCpuPct = ((cpuSeconds(target.pid) - cpuBefore) / ((Date.now() - startedMs) / 1000)) * 100;
+    const result: ScenarioResult = { id: s.id, title: s.title, connections: s.connections, ...load, peakRssMb, serverCpuPct };
+    if (overallRate) result.overallRate = overallRate;
+    if (before) result.counters = diff(before, await scrapeCounters(target.url));
+    return result;
+  } finally {
+    for (const system of Object.keys(s.upstreamLatencyMs ?? {})) await setUpstreamLatency(stack, system as 'hlr' | 'sim', 0);
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+
+function addInto(into: Record<string, number>, from: Record<string, number> | undefined): void {
+  for (const [k, v] of Object.entries(from ?? {})) into[k] = (into[k] ?? 0) + v;
+}
+
+/** One result from a scenario's rounds: medians of rate and latency, sums of counts, peaks of RSS. */
+export function combineRounds(rounds: ScenarioResult[]): ScenarioResult {
+  const first = rounds[0] as ScenarioResult;
+  const sum = (f: (r: ScenarioResult) => number) => rounds.reduce((a, r) => a + f(r), 0);
+  const statusCounts: Record<string, number> = {};
+  const counters: Record<string, number> = {};
+  for (const r of rounds) {
+    addInto(statusCounts, r.statusCounts);
+    addInto(counters, r.counters);
+  }
+  const out: ScenarioResult = {
+    ...first,
+    requests: sum((r) => r.requests), durationS: sum((r) => r.durationS),
+    rps: median(rounds.map((r) => r.rps)), p50Ms: median(rounds.map((r) => r.p50Ms)), p99Ms: median(rounds.map((r) => r.p99Ms)),
+    maxMs: Math.max(...rounds.map((r) => r.maxMs)), errors: sum((r) => r.errors), non2xx: sum((r) => r.non2xx),
+    unexpected: sum((r) => r.unexpected), statusCounts, loadgenCpuPct: sum((r) => r.loadgenCpuPct) / rounds.length,
+    peakRssMb: Math.max(...rounds.map((r) => r.peakRssMb)), serverCpuPct: sum((r) => r.serverCpuPct) / rounds.length,
+    rounds: rounds.length, rpsRounds: rounds.map((r) => Math.round(r.rps)),
+  };
+  if (first.counters) out.counters = counters;
+  return out;
+}
+
+/** One million S1 requests as fast as they go; RSS before, during (every 5 s) and after. */
+export async function runSoak(stack: Stack, target: RunningTarget, s: Scenario, opts: { warmupS: number }): Promise<SoakResult> {
+  await preflight(target.url, stack.creds, s, 0);
+  const started = Date.now();
+  const series: [number, number][] = [];
+  let peak = 0;
+  let rssStartMb = rssMb(target.pid) ?? 0;
+  const timer = setInterval(() => {
+    const mb = rssMb(target.pid) ?? 0;
+    peak = Math.max(peak, mb);
+    series.push([Math.round((Date.now() - started) / 1000), Math.round(mb * 10) / 10]);
+  }, 5000);
+  try {
+    const load = await runLoad(stack, {
+      url: target.url, kind: s.kind, creds: stack.creds, connections: s.connections, amount: s.amount,
+      warmupS: opts.warmupS, expectStatuses: s.expectStatuses, numberBase: 0,
+    });
+    // With a warm-up inside the worker the first sample after it is the fair start.
+    if (opts.warmupS > 0 && series.length > 0) rssStartMb = (series.find(([t]) => t >= opts.warmupS) ?? series[0] as [number, number])[1];
+    const rssEndMb = rssMb(target.pid) ?? 0;
+    return {
+      requests: load.requests, rps: load.rps, errors: load.errors, unexpected: load.unexpected,
+      rssStartMb, rssEndMb, rssPeakMb: Math.max(peak, rssEndMb), rssSeries: series,
+    };
+  } finally {
+    clearInterval(timer);
+  }
+}

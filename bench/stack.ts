@@ -1,0 +1,147 @@
+import { ChildProcess, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RedisProcess, freePort, startRedis } from '../test/support/redis-server';
+import { Placement, spawnHelper, spawnServer, stopProcess, waitForHttp, waitForLine } from './processes';
+import { Credentials } from './request-factory';
+import { Target } from './scenarios';
+
+/** What every run shares: one redis-server, one simulator (synthetic mode), one bench partner. */
+export interface Stack {
+  root: string;
+  placement: Placement;
+  redis: RedisProcess;
+  simulator: ChildProcess;
+  simulatorUrl: string;
+  partnersFile: string;
+  creds: Credentials;
+}
+
+export interface RunningTarget {
+  target: Target;
+  url: string;
+  pid: number;
+  /** What /readyz said about the state store (service only). */
+  storeMode?: string;
+  stop(): Promise<void>;
+}
+
+export async function startStack(root: string, placement: Placement): Promise<Stack> {
+  if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) {
+    throw new Error('redis-server is not on PATH: install it (apt-get install redis-server), the bench starts its own');
+  }
+  const redis = await startRedis();
+  const simulator = spawnHelper([join(root, 'dist/src/simulator/main.js')], {
+    PATH: process.env.PATH, SIMULATOR_PORT: '0', SIMULATOR_HOST: '127.0.0.1', SIMULATOR_SYNTHETIC: 'true',
+  });
+  const m = await waitForLine(simulator, /HLR_URL=(\S+)\/hlr SIM_URL=/);
+  // A partner of the bench's own, without a rate limit, with a secret nobody else knows.
+  const creds = { apiKey: 'bench-key', secret: randomBytes(16).toString('hex') };
+  const partnersFile = join(mkdtempSync(join(tmpdir(), 'vc-bench-')), 'partners.json');
+  writeFileSync(partnersFile, JSON.stringify({
+    partners: [{ name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap'], enabled: true }],
+  }));
+  return { root, placement, redis, simulator, simulatorUrl: m[1] as string, partnersFile, creds };
+}
+
+/** Stops the simulator and redis-server; returns false when redis-server was already gone (killed during the run). */
+export async function stopStack(stack: Stack): Promise<boolean> {
+  await stopProcess(stack.simulator);
+  const alive = await canConnect(stack.redis.port);
+  // A redis-server killed by a signal never emits 'exit' again: do not wait on it forever.
+  await Promise.race([stack.redis.stop(), new Promise((r) => setTimeout(r, 3000))]);
+  return alive;
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('error', () => resolve(false));
+  });
+}
+
+/** Sets (or clears, with 0) the simulator's injected latency for one upstream. */
+export async function setUpstreamLatency(stack: Stack, system: 'hlr' | 'sim', latencyMs: number): Promise<void> {
+  const res = await fetch(`${stack.simulatorUrl}/__admin/faults/${system}`, {
+    method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs }),
+  });
+  if (!res.ok) throw new Error(`simulator refused the fault (${res.status})`);
+}
+
+/** Starts the server under test on its own port: the service (production mode) or a baseline. */
+export async function startTarget(stack: Stack, target: Target, opts: { cpuProfDir?: string } = {}): Promise<RunningTarget> {
+  const port = await freePort();
+  const base = { PATH: process.env.PATH, PORT: String(port), NODE_ENV: 'production' };
+  let proc: ChildProcess;
+  switch (target) {
+    case 'b0':
+      proc = spawnServer(stack.placement, [join(stack.root, 'dist/bench/bench/baselines/b0-fixed-json.js')], base);
+      await waitForLine(proc, /^listening/);
+      break;
+    case 'b1':
+      proc = spawnServer(stack.placement, [join(stack.root, 'dist/bench/bench/baselines/b1-redis-cache-hit.js')], { ...base, REDIS_URL: stack.redis.url });
+      await waitForLine(proc, /^listening/);
+      break;
+    case 'b2':
+      proc = spawnServer(stack.placement, [join(stack.root, 'dist/bench/bench/baselines/b2-express-cache-hit.js')], { ...base, REDIS_URL: stack.redis.url });
+      await waitForLine(proc, /^listening/);
+      break;
+    case 'service': {
+      const prof = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
+      proc = spawnServer(stack.placement, [...prof, join(stack.root, 'dist/src/main.js')], {
+        ...base,
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        PARTNERS_FILE: stack.partnersFile,
+        HLR_URL: `${stack.simulatorUrl}/hlr`,
+        SIM_URL: `${stack.simulatorUrl}/sim`,
+        REDIS_URL: stack.redis.url,
+        // The failed-signature throttle (default 20 per key, 100 per address in 60 s) would turn
+        // S5 into a run of 429s from the throttle and then refuse S6 from the same loopback
+        // address: its highest limits over a 1 s window keep S5 on the signature-checking path.
+        AUTH_FAIL_LIMIT: '10000',
+        AUTH_FAIL_ADDRESS_LIMIT: '10000',
+        AUTH_FAIL_WINDOW_S: '1',
+      });
+      proc.stdout?.resume();
+      break;
+    }
+    default: {
+      const never: never = target;
+      throw new Error(`unknown target ${String(never)}`);
+    }
+  }
+  const url = `http://127.0.0.1:${port}`;
+  const running: RunningTarget = { target, url, pid: proc.pid as number, stop: () => stopProcess(proc) };
+  if (target === 'service') {
+    await waitForHttp(`${url}/readyz`);
+    running.storeMode = await waitForStore(url, 'redis', 15_000);
+  }
+  return running;
+}
+
+/** Polls /readyz until the state store reports `want` (it starts degraded until Redis answers); returns the last mode seen. */
+async function waitForStore(url: string, want: string, timeoutMs: number): Promise<string | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ready = await (await fetch(`${url}/readyz`)).json() as { store?: string };
+    if (ready.store === want || Date.now() > deadline) return ready.store;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Counter values from the service's /metrics, by full series name (name{labels}). */
+export async function scrapeCounters(url: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('verify_cache_lookups_total') && !line.startsWith('verify_upstream_calls_total')) continue;
+    const i = line.lastIndexOf(' ');
+    out.set(line.slice(0, i), Number(line.slice(i + 1)));
+  }
+  return out;
+}
