@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { parseBenchArgs } from './bench-args';
 import { summariseProfiles } from './profile-summary';
 import { pinPlacement } from './processes';
@@ -8,20 +8,13 @@ import { PhaseOutcome, runPhases } from './phases';
 import { evaluateTargets, resultsTable, soakTable, targetsTable } from './report';
 import { SCENARIOS } from './scenarios';
 import { startStack, stopStack } from './stack';
+import { repoRoot } from '../src/repo-paths';
 
 /**
  * `npm run bench`: the service next to the fastest thing that could do its job, in one run.
  * Starts redis-server, the simulator (synthetic) and each server under test, drives load from a
  * separate process, prints the table and the target ratios, writes bench/results/*.json.
  */
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    if (dirname(dir) === dir) throw new Error('repository root not found');
-    dir = dirname(dir);
-  }
-  return dir;
-}
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 

@@ -7,6 +7,7 @@ import { RedisProcess, startRedis } from '../test/support/redis-server';
 import { DEMO } from '../test/support/signing';
 import { LoadOperation, Sample, startSteadyLoad } from '../test/support/steady-load';
 import { MB, Row, avg, percentile, table, trend } from './soak-report';
+import { repoRoot } from '../src/repo-paths';
 
 /*
  * Issue #7, item 5: the soak. Ten minutes (SOAK_SECONDS) at a steady rate (SOAK_RATE) of
@@ -36,14 +37,6 @@ interface Settings {
 
 const log = (msg: string) => process.stderr.write(`soak: ${msg}\n`);
 
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    if (dirname(dir) === dir) throw new Error('repository root not found');
-    dir = dirname(dir);
-  }
-  return dir;
-}
 
 function numEnv(name: string, def: number, min: number, max: number): number {
   const raw = process.env[name];
