@@ -11,6 +11,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+# The project's own Node 24 (node_modules/.bin, from npm ci) whatever the system Node is (CONTRACT §6).
+export PATH="$ROOT/node_modules/.bin:$PATH"
 PROM_DIR="$ROOT/grafana/prometheus"
 HELPERS="$ROOT/.ci/observability"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/vc-observability.XXXXXX")"

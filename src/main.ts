@@ -1,10 +1,12 @@
 import { ConfigError, loadConfig } from './config/config';
 import { demoCurlCommands } from './demo-commands';
 import { createLogger } from './observability/logger';
+import { requireSupportedNode } from './runtime-check';
 import { startServer } from './server';
 
 /** Process entry: config, start, signals. Everything else is built in server.ts. */
 async function main(): Promise<void> {
+  requireSupportedNode('verify-customer');
   let config;
   try {
     config = loadConfig();

@@ -4,6 +4,7 @@ import { callCommand } from './call-command';
 import { credentialsFrom, signedQuery } from './credentials';
 import { CliIo, processIo } from './io';
 import { partnersCommand } from './partners-command';
+import { requireSupportedNode } from '../runtime-check';
 
 const USAGE = `verify-customer <command>
   sign [--key K --secret S] [--timestamp T] [--hmac]     print a signed query string
@@ -37,6 +38,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
 }
 
 if (require.main === module) {
+  requireSupportedNode('verify-customer');
   runCli(process.argv.slice(2)).then((code) => process.exit(code), (err) => {
     process.stderr.write(`verify-customer: ${(err as Error).message}\n`);
     process.exit(1);

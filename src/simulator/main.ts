@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { defaultFixturesPath, loadFixtures } from './fixtures';
 import { createSimulator } from './simulator';
 import { SimSubscriber } from './subscriber';
+import { requireSupportedNode } from '../runtime-check';
 
 /** The simulator process's settings, read from the environment. */
 export interface SimulatorEnv {
@@ -74,4 +75,7 @@ function fail(err: unknown): void {
   process.exit(1);
 }
 
-if (require.main === module) void main();
+if (require.main === module) {
+  requireSupportedNode('simulator');
+  void main();
+}

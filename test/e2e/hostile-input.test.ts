@@ -444,12 +444,14 @@ describe('hostile input on the REST operations', () => {
       }), params(60));
     });
 
-    it('a Content-Type sent after 1,000 other headers is not seen (Node keeps the first 1,000): 400 11111', async () => {
+    it('1,000 headers are served; a 1,001st gets a bare 431 instead of being dropped unseen (Node 24)', async () => {
       const body = `{"txn_id":"${txnId()}","msisdn":"255712000001"}`;
       const junk = (n: number) => Array.from({ length: n }, (_, i): [string, string] => [`x${i}`, 'v']);
       // Host, Connection and Content-Length come first: 996 more make 999, and Content-Type the 1,000th.
       expectAnswer(op, 'header floods', await rawRequest(h.server.port, buildRequest({ target: target(op), headers: [...junk(996), ['Content-Type', 'application/json']], body })), 200);
-      expectAnswer(op, 'header floods', await rawRequest(h.server.port, buildRequest({ target: target(op), headers: [...junk(997), ['Content-Type', 'application/json']], body })), 400);
+      const over = await rawRequest(h.server.port, buildRequest({ target: target(op), headers: [...junk(997), ['Content-Type', 'application/json']], body }));
+      expect(over.body).toBeUndefined();
+      expect(over.status).toBe(431);
     });
 
     it.each<[string, () => Buffer, number[]]>([
