@@ -73,7 +73,7 @@ describe('external issuer JWKS faults: no request waits past the fetch timeout',
     const stranger = await generateSigningJwk('ES256', 'unknown-kid');
     const [unknown, known] = await Promise.all([
       timed(h, await idp.mint({ client_id: DEMO.apiKey }, { key: stranger })),
-      (async () => { await sleep(50); return timed(h!, await idp.mint({ client_id: DEMO.apiKey })); })(),
+      (async () => { await sleep(50); return timed(h, await idp.mint({ client_id: DEMO.apiKey })); })(),
     ]);
     expect(unknown.ok).toBe(false);
     expect(unknown.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
