@@ -99,6 +99,7 @@ describe('POST /oauth2/token (built-in issuer, client credentials)', () => {
       ['another grant type', { ...creds, grantType: 'password' }, 'unsupported_grant_type'],
       ['authorization_code', { ...creds, grantType: 'authorization_code' }, 'unsupported_grant_type'],
       ['no grant_type', { ...creds, grantType: null }, 'invalid_request'],
+      ['an empty body', { ...creds, body: '' }, 'invalid_request'],
       ['an unknown scope', { ...creds, scope: 'sim-swap openid' }, 'invalid_scope'],
       ['a scope the partner may not hold', { clientId: DEMO_KYC_ONLY.apiKey, clientSecret: DEMO_KYC_ONLY.secret, scope: 'sim-swap' }, 'invalid_scope'],
       ['a malformed scope', { ...creds, scope: 'sim-swap  sim-swap:check' }, 'invalid_scope'],

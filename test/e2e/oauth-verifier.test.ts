@@ -1,3 +1,4 @@
+import { SignJWT, UnsecuredJWT } from 'jose';
 import { UnauthenticatedError } from '../../src/domain/errors';
 import { Harness, startHarness } from '../support/harness';
 import { TestIssuer, fetchToken, generateSigningJwk, startTestIssuer } from '../support/oauth';
@@ -120,6 +121,18 @@ describe('access token verification', () => {
         await rejects(token, /client unknown or disabled/);
       } finally {
         partner.enabled = true;
+      }
+    });
+
+    it('rejects alg none and an HS256 token keyed with the published public key', async () => {
+      const iss = h.server.oauthIssuer!;
+      const payload = { iss, aud: iss, client_id: DEMO.apiKey, scope: 'sim-swap', exp: Math.floor(Date.now() / 1000) + 300 };
+      await rejects(new UnsecuredJWT(payload).encode(), /algorithm|malformed/);
+      const { keys } = await (await fetch(`${h.url}/.well-known/jwks.json`)).json() as { keys: Array<{ kid: string }> };
+      const published = keys[0];
+      for (const secret of [JSON.stringify(published), JSON.stringify({ keys })]) {
+        const hs = await new SignJWT(payload).setProtectedHeader({ alg: 'HS256', kid: published.kid, typ: 'at+jwt' }).sign(new TextEncoder().encode(secret));
+        await rejects(hs, /algorithm/);
       }
     });
 

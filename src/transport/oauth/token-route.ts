@@ -50,7 +50,8 @@ export function tokenRoute(deps: TokenRouteDeps): Router {
         res.setHeader('Allow', 'POST');
         throw new MethodNotAllowedError('the token endpoint takes POST');
       }
-      if (!req.is('application/x-www-form-urlencoded')) throw new BadRequestError('Content-Type must be application/x-www-form-urlencoded');
+      const mediaType = (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
+      if (mediaType !== 'application/x-www-form-urlencoded') throw new BadRequestError('Content-Type must be application/x-www-form-urlencoded');
       await readForm(req, res);
       const form = formFields(req.body);
       const auth = clientAuth(req.headers.authorization, form);
