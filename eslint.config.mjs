@@ -8,7 +8,7 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'grafana/provisioning/**'] },
   js.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.mts'],
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
