@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { createOffsetDateTimeFormatter } from '../domain/offset-date-time';
 
-const int = (min: number, max: number, def: number) => z.coerce.number().int().min(min).max(max).default(def);
+/**
+ * An integer setting: plain decimal digits only. Number() would also take `0x20D3`, `8.4e3`,
+ * `0b1`, `1.0` or ` 80 `, and start on a value the operator never wrote.
+ */
+const int = (min: number, max: number, def: number) => z.string()
+  .regex(/^[0-9]+$/, 'must be a whole number in plain decimal digits')
+  .default(String(def))
+  .transform(Number)
+  .pipe(z.number().int().min(min).max(max));
 const bool = (def: boolean) => z.enum(['true', 'false']).default(def ? 'true' : 'false').transform((v) => v === 'true');
 const optionalString = z.string().min(1).optional();
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL').transform((u) => u.replace(/\/+$/, ''));
