@@ -73,9 +73,9 @@ export const configSchema = z.object({
   REQUEST_TIMEOUT_MS: int(100, 600_000, 30_000),
   /** Request headers must arrive within this (slowloris); at most REQUEST_TIMEOUT_MS. */
   HEADERS_TIMEOUT_MS: int(100, 600_000, 10_000),
-  /** Failed signatures tolerated per api key within AUTH_FAIL_WINDOW_S; further attempts get 429 before any hashing. */
+  /** Failed signatures tolerated per (api key, client address) within AUTH_FAIL_WINDOW_S; further attempts of that pair get 429 before any hashing. */
   AUTH_FAIL_LIMIT: int(1, 10_000, 20),
-  /** Failed signatures tolerated per client address within AUTH_FAIL_WINDOW_S (one address may carry several keys). */
+  /** Failed signatures tolerated per client address (IPv6: per /64) within AUTH_FAIL_WINDOW_S, whatever the keys. */
   AUTH_FAIL_ADDRESS_LIMIT: int(1, 10_000, 100),
   AUTH_FAIL_WINDOW_S: int(1, 86_400, 60),
   /** Reverse proxies in front of the service whose X-Forwarded-For is trusted for the client address; 0 = the socket's peer. */
