@@ -49,6 +49,21 @@ async function swap(simUrl: string, serviceUrl: string, msisdn: string): Promise
 
 const ask = (h: Harness, msisdn: string) => h.post('sim_swap', { txn_id: txnId(), msisdn });
 
+/**
+ * With SIM management slow, asks `asker` about a number of our own, waits until that lookup has
+ * reached SIM management, then swaps the SIM with the event sent to `eventTo`. Returns the
+ * earlier query, still in flight, and SIM management's call count before it.
+ */
+async function queryInFlightAcrossSwap(simUrl: string, asker: Harness, eventTo: string, msisdn: string) {
+  await freshSubscriber(simUrl, msisdn);
+  await admin(simUrl, 'PUT', 'faults/sim', { latencyMs: LATENCY_MS });
+  const calls = await simCalls(simUrl);
+  const earlier = ask(asker, msisdn);
+  await untilSimCalls(simUrl, calls + 1);
+  await swap(simUrl, eventTo, msisdn);
+  return { earlier, calls };
+}
+
 describe('a SIM swap event while a lookup of the number is in flight, on one instance', () => {
   let h: Harness;
   beforeAll(async () => { h = await startHarness({ env: { EVENTS_TOKEN, SIM_SWAP_CACHE_TTL_S: '30' } }); });
@@ -57,13 +72,7 @@ describe('a SIM swap event while a lookup of the number is in flight, on one ins
 
   it('a query after the event gets the swap, not the answer of the lookup that was in flight', async () => {
     const msisdn = '255712100001';
-    await freshSubscriber(h.simUrl, msisdn);
-    await admin(h.simUrl, 'PUT', 'faults/sim', { latencyMs: LATENCY_MS });
-    const calls = await simCalls(h.simUrl);
-    const before = ask(h, msisdn);
-    await untilSimCalls(h.simUrl, calls + 1);
-
-    await swap(h.simUrl, h.url, msisdn);
+    const { earlier: before } = await queryInFlightAcrossSwap(h.simUrl, h, h.url, msisdn);
     const after = await ask(h, msisdn);
     expect(after.status).toBe(200);
     expect(swappedOf(after)).toBe('true');
@@ -76,12 +85,7 @@ describe('a SIM swap event while a lookup of the number is in flight, on one ins
 
   it('the lookup that was in flight does not leave its pre-swap answer in the cache', async () => {
     const msisdn = '255712100002';
-    await freshSubscriber(h.simUrl, msisdn);
-    await admin(h.simUrl, 'PUT', 'faults/sim', { latencyMs: LATENCY_MS });
-    const calls = await simCalls(h.simUrl);
-    const before = ask(h, msisdn);
-    await untilSimCalls(h.simUrl, calls + 1);
-    await swap(h.simUrl, h.url, msisdn);
+    const { earlier: before, calls } = await queryInFlightAcrossSwap(h.simUrl, h, h.url, msisdn);
     expect(swappedOf(await before)).toBe('false');
 
     await admin(h.simUrl, 'PUT', 'faults/sim', { latencyMs: 0 });
@@ -116,14 +120,8 @@ describe('a SIM swap event on one instance while another has a lookup in flight 
 
   it('B neither answers a later query from its earlier lookup nor writes that lookup\'s answer into the shared cache', async () => {
     const msisdn = '255712100003';
-    await freshSubscriber(simUrl, msisdn);
-    await admin(simUrl, 'PUT', 'faults/sim', { latencyMs: LATENCY_MS });
-    const calls = await simCalls(simUrl);
-    const earlierOnB = ask(b, msisdn);
-    await untilSimCalls(simUrl, calls + 1);
-
     // The event reaches A only: B learns of it through the shared cache alone.
-    await swap(simUrl, a.url, msisdn);
+    const { earlier: earlierOnB, calls } = await queryInFlightAcrossSwap(simUrl, b, a.url, msisdn);
     const laterOnB = await ask(b, msisdn);
     expect(swappedOf(laterOnB)).toBe('true');
     expect(swappedOf(await earlierOnB)).toBe('false');
@@ -137,12 +135,7 @@ describe('a SIM swap event on one instance while another has a lookup in flight 
 
   it('B\'s earlier lookup, finishing after the event with no query in between, leaves nothing stale for either instance', async () => {
     const msisdn = '255712100004';
-    await freshSubscriber(simUrl, msisdn);
-    await admin(simUrl, 'PUT', 'faults/sim', { latencyMs: LATENCY_MS });
-    const calls = await simCalls(simUrl);
-    const earlierOnB = ask(b, msisdn);
-    await untilSimCalls(simUrl, calls + 1);
-    await swap(simUrl, a.url, msisdn);
+    const { earlier: earlierOnB } = await queryInFlightAcrossSwap(simUrl, b, a.url, msisdn);
     expect(swappedOf(await earlierOnB)).toBe('false');
 
     await admin(simUrl, 'PUT', 'faults/sim', { latencyMs: 0 });
