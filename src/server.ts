@@ -87,7 +87,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     onStoreError: (err) => logger.warn({ err: (err as Error).message }, 'state store error; answering without it'),
   });
   const throttle = new AuthFailureThrottle({
-    clock, keyLimit: config.AUTH_FAIL_LIMIT, addressLimit: config.AUTH_FAIL_ADDRESS_LIMIT, windowS: config.AUTH_FAIL_WINDOW_S,
+    clock, pairLimit: config.AUTH_FAIL_LIMIT, addressLimit: config.AUTH_FAIL_ADDRESS_LIMIT, windowS: config.AUTH_FAIL_WINDOW_S,
   });
   const authenticator = new Authenticator({ registry: partners, clock, maxSkewS: config.SIG_MAX_SKEW_S, metrics, throttle });
   authenticator.tick();

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { createOffsetDateTimeFormatter } from '../domain/offset-date-time';
 
-const int = (min: number, max: number, def: number) => z.coerce.number().int().min(min).max(max).default(def);
+/**
+ * An integer setting: plain decimal digits only. Number() would also take `0x20D3`, `8.4e3`,
+ * `0b1`, `1.0` or ` 80 `, and start on a value the operator never wrote.
+ */
+const int = (min: number, max: number, def: number) => z.string()
+  .regex(/^[0-9]+$/, 'must be a whole number in plain decimal digits')
+  .default(String(def))
+  .transform(Number)
+  .pipe(z.number().int().min(min).max(max));
 const bool = (def: boolean) => z.enum(['true', 'false']).default(def ? 'true' : 'false').transform((v) => v === 'true');
 const optionalString = z.string().min(1).optional();
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL').transform((u) => u.replace(/\/+$/, ''));
@@ -65,9 +73,9 @@ export const configSchema = z.object({
   REQUEST_TIMEOUT_MS: int(100, 600_000, 30_000),
   /** Request headers must arrive within this (slowloris); at most REQUEST_TIMEOUT_MS. */
   HEADERS_TIMEOUT_MS: int(100, 600_000, 10_000),
-  /** Failed signatures tolerated per api key within AUTH_FAIL_WINDOW_S; further attempts get 429 before any hashing. */
+  /** Failed signatures tolerated per (api key, client address) within AUTH_FAIL_WINDOW_S; further attempts of that pair get 429 before any hashing. */
   AUTH_FAIL_LIMIT: int(1, 10_000, 20),
-  /** Failed signatures tolerated per client address within AUTH_FAIL_WINDOW_S (one address may carry several keys). */
+  /** Failed signatures tolerated per client address (IPv6: per /64) within AUTH_FAIL_WINDOW_S, whatever the keys. */
   AUTH_FAIL_ADDRESS_LIMIT: int(1, 10_000, 100),
   AUTH_FAIL_WINDOW_S: int(1, 86_400, 60),
   /** Reverse proxies in front of the service whose X-Forwarded-For is trusted for the client address; 0 = the socket's peer. */

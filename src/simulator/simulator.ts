@@ -51,9 +51,11 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
       return;
     }
     const fails = fault.nextCallFails();
+    // Read when the call arrives, answered after the latency: as a real system's answer, it can
+    // be overtaken by a change (a swap) while it travels back.
+    const s = lookup(msisdn);
     const answer = (): void => {
       if (fails) return send(res, 503, { error: 'injected fault' });
-      const s = lookup(msisdn);
       if (!s) return send(res, 404, { error: 'not found' });
       if (system === 'hlr') return send(res, 200, { msisdn: s.msisdn, status: s.status, paymentType: s.paymentType });
       send(res, 200, { msisdn: s.msisdn, iccid: s.iccid, lastSimSwapAt: s.lastSimSwapAt });

@@ -6,6 +6,7 @@ import { OPERATIONS, Operation } from '../../domain/operation';
 import { Partner } from '../../domain/ports/partners';
 import { parseRestBody } from '../../domain/verification-input';
 import { VerificationService } from '../../domain/verification-service';
+import { clientAddressKey } from '../http/client-address';
 import { queryCredentials } from './authenticate';
 import { MethodNotAllowedError } from './http-errors';
 import { jsonBody } from './json-body';
@@ -63,7 +64,7 @@ export function verificationRoutes(deps: VerificationRoutesDeps): RequestHandler
       throw new MethodNotAllowedError('use POST');
     }
     // Thrown errors here reach the error middleware through Express's own try/catch.
-    res.locals.partner = deps.authenticator.authenticate(queryCredentials(req), req.ip);
+    res.locals.partner = deps.authenticator.authenticate(queryCredentials(req), clientAddressKey(req.ip));
     body(req, res, (err?: unknown) => {
       if (err) {
         next(err);
