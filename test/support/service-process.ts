@@ -22,7 +22,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   });
   return {
     proc: svc.proc, url: (svc.match as RegExpExecArray)[1], exited: svc.exited,
-    output: svc.output,
+    output: () => svc.output(),
     count: (re) => svc.output().split('\n').filter((l) => re.test(l)).length,
   };
 }

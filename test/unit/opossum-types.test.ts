@@ -8,7 +8,7 @@ const DECLARATION = join(ROOT, 'types/opossum/index.d.ts');
 
 function compilerOptions(): ts.CompilerOptions {
   const file = join(ROOT, 'tsconfig.json');
-  const { config } = ts.readConfigFile(file, (p) => ts.sys.readFile(p));
+  const config: unknown = ts.readConfigFile(file, (p) => ts.sys.readFile(p)).config;
   return ts.parseJsonConfigFileContent(config, ts.sys, ROOT).options;
 }
 

@@ -21,8 +21,10 @@ export function readPartnersJson(path: string): unknown {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    // Never echo the parser's message: V8 quotes the surrounding text, which may hold a secret.
+    // Never echo the parser's message, nor attach it as the cause (loggers print causes): V8
+    // quotes the surrounding text, which may hold a secret.
     const code = (err as NodeJS.ErrnoException).code;
+    // eslint-disable-next-line preserve-caught-error
     throw new Error(`partners file ${path} ${code ? `cannot be read (${code})` : 'is not valid JSON'}`);
   }
 }
