@@ -10,6 +10,7 @@ import { DEMO } from '../test/support/signing';
 import { LoadOperation, Sample, startSteadyLoad } from '../test/support/steady-load';
 import { MB, Row, avg, percentile, table, trend } from './soak-report';
 import { repoRoot } from '../src/repo-paths';
+import { SOAK_USAGE, SoakUsageError, readSettings } from './soak-settings';
 
 /*
  * Issue #7, item 5: the soak. Ten minutes (SOAK_SECONDS) at a steady rate (SOAK_RATE) of
@@ -24,50 +25,7 @@ import { repoRoot } from '../src/repo-paths';
  *   npm run build && tsc -p scripts/tsconfig.json && node dist/scripts/scripts/soak.js
  */
 
-interface Settings {
-  seconds: number;
-  rate: number;
-  sampleS: number;
-  warmupS: number;
-  redis: 'auto' | 'on' | 'off';
-  flatPct: number;
-  rssFloorMb: number;
-  heapFloorMb: number;
-  numbers: number;
-  out: string;
-}
-
 const log = (msg: string) => process.stderr.write(`soak: ${msg}\n`);
-
-
-function numEnv(name: string, def: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return def;
-  const v = Number(raw);
-  if (!Number.isFinite(v) || v < min || v > max) throw new Error(`${name} must be a number ${min}..${max} (got "${raw}")`);
-  return v;
-}
-
-function readSettings(root: string): Settings {
-  const seconds = numEnv('SOAK_SECONDS', 600, 30, 86_400);
-  const redis = process.env.SOAK_REDIS ?? 'auto';
-  if (redis !== 'auto' && redis !== 'on' && redis !== 'off') throw new Error(`SOAK_REDIS must be auto, on or off (got "${redis}")`);
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  return {
-    seconds,
-    rate: numEnv('SOAK_RATE', 200, 1, 20_000),
-    sampleS: numEnv('SOAK_SAMPLE_S', 10, 1, 600),
-    // Not part of the trend: at 200 req/s V8 keeps growing its heap (and so RSS) for about two
-    // minutes before it settles, as JIT, caches and socket pools fill.
-    warmupS: numEnv('SOAK_WARMUP_S', seconds >= 360 ? 120 : Math.floor(seconds / 3), 0, seconds / 2),
-    redis,
-    flatPct: numEnv('SOAK_FLAT_PCT', 10, 0, 1000),
-    rssFloorMb: numEnv('SOAK_RSS_FLOOR_MB', 20, 0, 10_000),
-    heapFloorMb: numEnv('SOAK_HEAP_FLOOR_MB', 5, 0, 10_000),
-    numbers: numEnv('SOAK_NUMBERS', 200_000, 1, 90_000_000),
-    out: process.env.SOAK_OUT ?? join(root, 'dist', 'soak', `soak-${stamp}.json`),
-  };
-}
 
 /** Starts `node script`; resolves once its output matches `ready` (the tail of its output is kept for errors). */
 function startNodeScript(script: string, env: NodeJS.ProcessEnv, ready: RegExp, what: string): Promise<StartedProcess> {
@@ -82,7 +40,11 @@ function metric(text: string, name: string): number {
 
 async function main(): Promise<void> {
   const root = repoRoot();
-  const s = readSettings(root);
+  const s = readSettings(process.argv.slice(2), process.env, root);
+  if (s === 'help') {
+    process.stdout.write(`${SOAK_USAGE}\n`);
+    return;
+  }
   const mainJs = join(root, 'dist', 'src', 'main.js');
   const simJs = join(root, 'dist', 'src', 'simulator', 'main.js');
   if (!existsSync(mainJs) || !existsSync(simJs)) throw new Error('dist/ is missing: run "npm run build" first');
@@ -234,6 +196,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  if (err instanceof SoakUsageError) {
+    process.stderr.write(`soak: ${err.message}\n${SOAK_USAGE}\n`);
+    process.exit(2);
+  }
   log((err as Error).stack ?? String(err));
   process.exit(1);
 });
