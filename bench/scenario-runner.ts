@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { LoadResult, LoadSpec } from './load-worker';
-import { RssSampler, cpuSeconds, rssMb, spawnHelper } from './processes';
+import { spawnHelper } from './processes';
+import { RssSampler, cpuSeconds, rssMb } from '../tools/process-kit/proc-stats';
 import { ScenarioResult, SoakResult } from './report';
 import { preflight } from './preflight';
 import { Scenario } from './scenarios';

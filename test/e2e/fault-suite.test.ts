@@ -10,7 +10,7 @@ import { FaultReport } from '../support/fault-report';
 import { EPOCH, WARM, byError, count, median, mixed, openApiCheck, pick, share, statuses } from '../support/fault-traffic';
 import { ReadyzWatch, sleep, startServiceProcess, watchReadyz } from '../support/fault-probes';
 import { Harness, postJson, startHarness, txnId } from '../support/harness';
-import { RedisProcess, startRedis } from '../support/redis-server';
+import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { DEMO, signedQuery } from '../support/signing';
 import { LoadRequest, Sample, SteadyLoad, startSteadyLoad } from '../support/steady-load';
 

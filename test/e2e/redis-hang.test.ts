@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { Harness, postJson, startHarness, txnId } from '../support/harness';
-import { RedisProcess, startRedis } from '../support/redis-server';
+import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 
 jest.setTimeout(20_000);
 

@@ -9,7 +9,7 @@ import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { waitForMode } from '../contract/state-store.contract';
 import { Harness, Reply, postJson, startHarness, txnId } from '../support/harness';
 import { RedisClusterProcess, startRedisCluster } from '../support/redis-cluster';
-import { RedisProcess, startRedis } from '../support/redis-server';
+import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 
 jest.setTimeout(30_000);
 

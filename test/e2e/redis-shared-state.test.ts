@@ -6,7 +6,7 @@ import { defaultFixturesPath, loadFixtures } from '../../src/simulator/fixtures'
 import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { Harness, postJson, startHarness, txnId } from '../support/harness';
 import { RedisClusterProcess, startRedisCluster } from '../support/redis-cluster';
-import { RedisProcess, startRedis } from '../support/redis-server';
+import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { signedQuery } from '../support/signing';
 
 jest.setTimeout(20_000);

@@ -6,7 +6,7 @@ import { noopMetrics } from '../../src/domain/ports/metrics';
 import { StateStore } from '../../src/domain/ports/state-store';
 import { createLogger } from '../../src/observability/logger';
 import { describeStateStoreContract, waitForMode } from '../contract/state-store.contract';
-import { RedisProcess, startRedis } from '../support/redis-server';
+import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 
 let redis: RedisProcess;
 beforeAll(async () => {
