@@ -68,7 +68,7 @@ export class Fleet {
     this.simulator = new FleetChild('simulator', process.execPath, [join(root, 'dist', 'src', 'simulator', 'main.js')],
       { PATH: process.env.PATH, SIMULATOR_PORT: String(simPort), SIMULATOR_SYNTHETIC: 'true' }, join(this.dir, 'simulator.log'));
     this.simulator.start();
-    await waitForPort(simPort, 10_000, 'simulator');
+    await waitForPort(simPort, 'simulator', 10_000);
     this.simulatorUrl = `http://127.0.0.1:${simPort}`;
 
     for (let i = 1; i <= this.opts.instances; i++) {

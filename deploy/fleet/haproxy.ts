@@ -75,7 +75,7 @@ export class Haproxy {
 
   async start(): Promise<void> {
     this.child.start();
-    await waitForPort(this.opts.port, 5000, 'haproxy').catch((err: Error) => {
+    await waitForPort(this.opts.port, 'haproxy', 5000).catch((err: Error) => {
       throw new Error(`${err.message}\n${this.child.tail()}`);
     });
   }

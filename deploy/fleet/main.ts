@@ -23,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--instances takes 1..9 and --port 0..65535\n${USAGE}\n`);
     return 2;
   }
-  const root = join(__dirname, '..', '..', '..');
+  const root = join(__dirname, '..', '..', '..', '..');
   process.stdout.write('starting: Redis Cluster (3 masters + 3 replicas), simulator, instances, HAProxy, Prometheus...\n');
   const fleet = await Fleet.start({ root, instances, port, prometheus: true, keepDir: true });
   process.stdout.write([

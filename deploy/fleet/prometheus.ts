@@ -47,7 +47,7 @@ export class Prometheus {
 
   async start(): Promise<void> {
     this.child.start();
-    await waitForPort(this.opts.port, 15_000, 'prometheus').catch((err: Error) => {
+    await waitForPort(this.opts.port, 'prometheus', 15_000).catch((err: Error) => {
       throw new Error(`${err.message}\n${this.child.tail()}`);
     });
   }

@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { runCommand } from '../../tools/process-kit/child-process';
 import { FleetChild, freePort, sleep, waitForPort } from './child';
-
-const run = promisify(execFile);
 
 /** One line of CLUSTER NODES, as much of it as the fleet needs. */
 export interface ClusterNode {
@@ -71,9 +68,10 @@ export class RedisClusterWithReplicas {
       child.start();
       this.nodes.push({ port, child });
     }
-    await Promise.all(this.nodes.map((n) => waitForPort(n.port, 5000, `redis-server ${n.port}`)));
-    await run('redis-cli', ['--cluster', 'create', ...this.nodes.map((n) => `127.0.0.1:${n.port}`),
-      '--cluster-replicas', String(this.opts.replicasPerMaster), '--cluster-yes'], { timeout: 30_000 });
+    await Promise.all(this.nodes.map((n) => waitForPort(n.port, `redis-server ${n.port}`, 5000)));
+    const created = await runCommand('redis-cli', ['--cluster', 'create', ...this.nodes.map((n) => `127.0.0.1:${n.port}`),
+      '--cluster-replicas', String(this.opts.replicasPerMaster), '--cluster-yes'], { timeoutMs: 30_000 });
+    if (created.code !== 0) throw new Error(`redis-cli --cluster create failed:\n${created.stdout}${created.stderr}`);
     await this.waitHealthy(30_000);
   }
 
@@ -148,7 +146,7 @@ export class RedisClusterWithReplicas {
   async restart(port: number): Promise<void> {
     const n = this.node(port);
     n.child.start();
-    await waitForPort(port, 5000, `redis-server ${port}`);
+    await waitForPort(port, `redis-server ${port}`, 5000);
   }
 
   /** Kills every node (the whole cluster gone). */
@@ -159,7 +157,7 @@ export class RedisClusterWithReplicas {
   /** Starts every stopped node again. */
   async restartAll(): Promise<void> {
     for (const n of this.nodes) if (!n.child.running) n.child.start();
-    await Promise.all(this.nodes.map((n) => waitForPort(n.port, 5000, `redis-server ${n.port}`)));
+    await Promise.all(this.nodes.map((n) => waitForPort(n.port, `redis-server ${n.port}`, 5000)));
   }
 
   async stop(): Promise<void> {
@@ -190,11 +188,8 @@ export function parseClusterNodes(text: string): ClusterNode[] {
   });
 }
 
+/** A redis-cli command's output; empty when the node does not answer. */
 async function cli(port: number, ...args: string[]): Promise<string> {
-  try {
-    const { stdout } = await run('redis-cli', ['-p', String(port), ...args], { timeout: 3000 });
-    return stdout;
-  } catch {
-    return '';
-  }
+  const r = await runCommand('redis-cli', ['-p', String(port), ...args], { timeoutMs: 3000 });
+  return r.code === 0 ? r.stdout : '';
 }

@@ -1,4 +1,5 @@
 import { ChildProcess, StdioOptions, execFile, spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 
 /*
  * How the bench, the soak and the tests start and stop the processes they drive (the built
@@ -17,8 +18,11 @@ export interface StartOptions {
   cpu?: number;
   /** Keep only the last this-many characters of output (a long run's logs); all of it by default. */
   keepChars?: number;
-  /** collect (default): stdout and stderr kept for output() and `ready`; stdout: stderr passed through to ours; ignore: neither. */
-  output?: 'collect' | 'stdout' | 'ignore';
+  /**
+   * collect (default): stdout and stderr kept for output() and `ready`; stdout: stderr passed
+   * through to ours; ignore: neither; { appendTo }: both appended to that log file.
+   */
+  output?: 'collect' | 'stdout' | 'ignore' | { appendTo: string };
   /** Let our process exit while this one runs (it is still killed when ours exits). */
   unref?: boolean;
 }
@@ -46,8 +50,19 @@ export type SpawnOptions = Pick<StartOptions, 'env' | 'cpu' | 'output' | 'unref'
 export function spawnProcess(command: string, args: readonly string[], opts: SpawnOptions): ChildProcess {
   const [cmd, argv] = opts.cpu === undefined ? [command, [...args]] : ['taskset', ['-c', String(opts.cpu), command, ...args]];
   const output = opts.output ?? 'collect';
+  if (typeof output === 'object') {
+    const fd = openSync(output.appendTo, 'a');
+    try {
+      return track(spawn(cmd, argv, { env: opts.env, stdio: ['ignore', fd, fd] }), opts);
+    } finally {
+      closeSync(fd);
+    }
+  }
   const stdio: StdioOptions = output === 'ignore' ? 'ignore' : ['ignore', 'pipe', output === 'stdout' ? 'inherit' : 'pipe'];
-  const proc = spawn(cmd, argv, { env: opts.env, stdio });
+  return track(spawn(cmd, argv, { env: opts.env, stdio }), opts);
+}
+
+function track(proc: ChildProcess, opts: SpawnOptions): ChildProcess {
   live.add(proc);
   proc.once('exit', () => live.delete(proc));
   proc.on('error', () => undefined); // reported by startProcess (a binary that could not start never emits 'exit')
