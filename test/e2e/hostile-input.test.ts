@@ -44,7 +44,7 @@ const pathOf = (op: Op) => `/eai/verify_customer/query/${op}`;
 const MSISDN_FORMS = /^(?:(?:\+|00)?255[1-9][0-9]{8}|0?[1-9][0-9]{8})$/;
 const TXN = /^[A-Za-z0-9._:-]{1,25}$/;
 /** NSNs of the demo fixture's subscribers (fixtures/demo-subscribers.json). */
-const SUBSCRIBER_NSNS = Array.from({ length: 8 }, (_, i) => `71200000${i + 1}`);
+const SUBSCRIBER_NSNS = Array.from({ length: 10 }, (_, i) => `71200000${i + 1}`);
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
