@@ -1,6 +1,7 @@
 import express, { Express, RequestHandler } from 'express';
 import helmet from 'helmet';
 import { Logger } from './observability/logger';
+import { CamaraRoutesDeps, camaraRoutes } from './transport/camara/camara-routes';
 import { correlator } from './transport/rest/correlator';
 import { errorMiddleware, notFound } from './transport/rest/error-middleware';
 import { EventsRoutesDeps, eventsRoutes } from './transport/rest/events-routes';
@@ -15,6 +16,8 @@ export interface AppDeps {
   verification: VerificationRoutesDeps;
   events: EventsRoutesDeps;
   ops: OpsRoutesDeps;
+  /** The CAMARA operations (CONTRACT §7); absent: not served. */
+  camara?: CamaraRoutesDeps;
   /** Extra handlers mounted before the 404 (GraphQL). */
   extra?: RequestHandler[];
   /** Reverse proxies whose X-Forwarded-For is trusted for req.ip (TRUST_PROXY_HOPS); 0 or absent: none. */
@@ -32,6 +35,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestLog(deps.logger, deps.requestMetrics));
   // Partner operations first: they carry the load, and every router passed costs each request.
   app.use(verificationRoutes(deps.verification));
+  if (deps.camara) app.use(camaraRoutes(deps.camara));
   app.use(opsRoutes(deps.ops));
   app.use(openapiRoute());
   app.use(eventsRoutes(deps.events));

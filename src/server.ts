@@ -13,6 +13,10 @@ import { createOffsetDateTimeFormatter } from './domain/offset-date-time';
 import { Clock, systemClock } from './domain/ports/clock';
 import { StateStore } from './domain/ports/state-store';
 import { VerificationService } from './domain/verification-service';
+import { CamaraService } from './domain/camara-service';
+import { UnauthenticatedError } from './domain/errors';
+import { AccessTokenVerifier } from './domain/ports/access-tokens';
+import { createZonedCalendar } from './domain/zoned-date';
 import { Logger, createLogger } from './observability/logger';
 import { PrometheusMetrics } from './observability/prometheus-metrics';
 import { defaultPartnersPath } from './repo-paths';
@@ -25,7 +29,13 @@ export interface ServerOptions {
   clock?: Clock;
   /** A state store built by the caller (tests, Redis wiring); default: process memory. */
   store?: StateStore;
+  /** Verifies CAMARA access tokens; default: none accepted (every CAMARA call is 401). */
+  accessTokens?: AccessTokenVerifier;
 }
+
+const NO_TOKENS: AccessTokenVerifier = {
+  verify: () => Promise.reject(new UnauthenticatedError('no access-token issuer is configured')),
+};
 
 export interface RunningServer {
   url: string;
@@ -110,11 +120,20 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     httpServer: server, service, authenticator, normalise, formatDate, logger,
     introspection: config.GRAPHQL_INTROSPECTION, bodyLimitBytes: config.BODY_LIMIT_BYTES, shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
   });
+  const camara = new CamaraService({
+    verification: service, clock,
+    settings: {
+      plan: { countryCode: config.COUNTRY_CODE, nsnLength: config.NSN_LENGTH },
+      calendar: createZonedCalendar(config.TIMEZONE),
+      ...(config.SIM_SWAP_MONITORED_DAYS === undefined ? {} : { monitoredDays: config.SIM_SWAP_MONITORED_DAYS }),
+    },
+  });
   const app = createApp({
     logger,
     requestMetrics: metrics,
     verification: { service, authenticator, normalise, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES },
     events: { service, normalise, token: config.EVENTS_TOKEN, bodyLimitBytes: config.BODY_LIMIT_BYTES },
+    camara: { camara, tokens: opts.accessTokens ?? NO_TOKENS, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
     ops: {
       registry: metrics.registry,
       storeMode: () => store.mode(),

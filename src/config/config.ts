@@ -37,6 +37,8 @@ export const configSchema = z.object({
   TXN_TTL_S: int(60, 30 * 86400, 86400),
   TXN_IN_FLIGHT_TTL_S: int(1, 3600, 60),
   SIM_SWAP_MAX_AGE_HOURS: int(1, 2400, 240),
+  /** CAMARA: days of SIM-change history the operator may reveal (local regulation); unset = unlimited. */
+  SIM_SWAP_MONITORED_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   KYC_CACHE_TTL_S: int(0, 86400, 300),
   KYC_STALE_S: int(0, 7 * 86400, 3600),
   SIM_SWAP_CACHE_TTL_S: int(0, 3600, 30),
