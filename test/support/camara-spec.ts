@@ -26,9 +26,16 @@ export function camaraSpecs(): OpenApiSpec[] {
   return specs;
 }
 
+/** The path as the service routes it: any case, one trailing slash allowed. */
+function routeKey(path: string): string {
+  const lower = path.toLowerCase();
+  return lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
+}
+
 /** The document whose server path covers a request path. */
 export function camaraSpecFor(path: string): OpenApiSpec | undefined {
-  return camaraSpecs().find((s) => path.startsWith(`${s.basePath}/`));
+  const key = routeKey(path);
+  return camaraSpecs().find((s) => key === s.basePath || key.startsWith(`${s.basePath}/`));
 }
 
 /**
@@ -44,7 +51,8 @@ const COMMONALITIES: Record<number, string[]> = {
 };
 
 /** Every problem with a CAMARA reply: against its operation's documented response, else ErrorInfo + Commonalities. */
-export function camaraResponseErrors(method: string, path: string, status: number, headers: HeaderSource, body: unknown): string[] {
+export function camaraResponseErrors(method: string, requestPath: string, status: number, headers: HeaderSource, body: unknown): string[] {
+  const path = routeKey(requestPath);
   const spec = camaraSpecFor(path);
   if (!spec) return [`${path} is under no CAMARA document`];
   const documented = spec.operation(method, path) ? spec.response(method, path, status) : undefined;
