@@ -20,7 +20,7 @@ const D = 24 * H;
 const MONITORED_DAYS = 30;
 
 function featureTags(): string[] {
-  return FEATURES.flatMap((f) => [...readFileSync(camaraFile(f), 'utf8').matchAll(/^\s*@(\S+)\s*$/gm)].map((m) => m[1] as string));
+  return FEATURES.flatMap((f) => [...readFileSync(camaraFile(f), 'utf8').matchAll(/^\s*@(\S+)\s*$/gm)].map((m) => m[1]));
 }
 
 const tested = new Set<string>();
@@ -36,7 +36,7 @@ const freshNumber = () => `25571210${String(++seq).padStart(4, '0')}`;
 
 function expectErrorInfo(r: Reply, status: number, code: string): void {
   expect(r.status).toBe(status);
-  expect(r.body).toEqual({ status, code, message: expect.any(String) });
+  expect(r.body).toEqual({ status, code, message: expect.any(String) as unknown });
   expect((r.body as { message: string }).message.length).toBeGreaterThan(10);
 }
 
@@ -46,6 +46,8 @@ function expectCorrelated(r: Reply, correlator: string): void {
 }
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** retrieve-date's answer, as a string for the date checks below. */
+const latestOf = (r: Reply) => String((r.body as { latestSimChange: string | null }).latestSimChange);
 
 describe('CAMARA conformance: the official scenarios', () => {
   let c: CamaraHarness;
@@ -160,7 +162,7 @@ describe('CAMARA conformance: the official scenarios', () => {
     scenario('check_sim_swap_400.3_max_age_out_of_monitored_period', async () => {
       const r = await limited.call(CHECK, { phoneNumber: '+255712000001', maxAge: MONITORED_DAYS * 24 + 1 });
       expectErrorInfo(r, 400, 'OUT_OF_RANGE');
-      expect(r.body.message).toContain(`${MONITORED_DAYS} days`);
+      expect((r.body as { message: string }).message).toContain(`${MONITORED_DAYS} days`);
       expect((await limited.call(CHECK, { phoneNumber: '+255712000001', maxAge: MONITORED_DAYS * 24 })).status).toBe(200);
     });
 
@@ -208,8 +210,8 @@ describe('CAMARA conformance: the official scenarios', () => {
       expect(r.status).toBe(200);
       const { lastSimSwapAt } = await simFacts('255712000006');
       // RFC 3339 with the TIMEZONE offset (Africa/Dar_es_Salaam), never Z.
-      expect(r.body.latestSimChange).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+03:00$/);
-      expect(Date.parse(r.body.latestSimChange)).toBe(Date.parse(lastSimSwapAt!));
+      expect(latestOf(r)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+03:00$/);
+      expect(Date.parse(latestOf(r))).toBe(Date.parse(lastSimSwapAt!));
     });
 
     scenario('retrieve_sim_swap_date_3_no_sim_swap_returns_activation_date', async () => {
@@ -217,8 +219,8 @@ describe('CAMARA conformance: the official scenarios', () => {
       expect(r.status).toBe(200);
       const facts = await simFacts('255712000001');
       expect(facts.lastSimSwapAt).toBeNull();
-      expect(Date.parse(r.body.latestSimChange)).toBe(Date.parse(facts.simActivatedAt!));
-      expect(Date.now() - Date.parse(r.body.latestSimChange)).toBeGreaterThan(1000 * D);
+      expect(Date.parse(latestOf(r))).toBe(Date.parse(facts.simActivatedAt!));
+      expect(Date.now() - Date.parse(latestOf(r))).toBeGreaterThan(1000 * D);
     });
 
     scenario('retrieve_sim_swap_date_4_sim_never_associated', async () => {
@@ -231,7 +233,7 @@ describe('CAMARA conformance: the official scenarios', () => {
       const r = await limited.call(RETRIEVE, { phoneNumber: '+255712000007' });
       expect([r.status, r.body]).toEqual([200, { latestSimChange: null, monitoredPeriod: MONITORED_DAYS }]);
       // Within the monitored period the date is given.
-      expect((await limited.call(RETRIEVE, { phoneNumber: '+255712000006' })).body.latestSimChange).toEqual(expect.any(String));
+      expect(latestOf(await limited.call(RETRIEVE, { phoneNumber: '+255712000006' }))).toMatch(/^\d{4}-/);
     });
 
     scenario('retrieve_sim_swap_date_401.1_no_authorization_header', async () => {

@@ -76,7 +76,7 @@ function expected(path: Path, body: Buffer, limit = BODY_LIMIT): Expected {
     }
   }
   if (phone === undefined) return [422, 'MISSING_IDENTIFIER'];
-  return numberOutcome(phone as string);
+  return numberOutcome(phone);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -17,9 +17,10 @@ const RETRIEVE = '/sim-swap/v2/retrieve-date';
 const TENURE = '/kyc-tenure/v0.2/check-tenure';
 
 function expectErrorInfo(r: Reply, status: number, code: string): void {
-  expect([r.status, r.body?.code]).toEqual([status, code]);
-  expect(Object.keys(r.body as object).sort()).toEqual(['code', 'message', 'status']);
-  expect(r.body.status).toBe(status);
+  const body = r.body as { status?: unknown; code?: unknown } | undefined;
+  expect([r.status, body?.code]).toEqual([status, code]);
+  expect(Object.keys(body ?? {}).sort()).toEqual(['code', 'message', 'status']);
+  expect(body?.status).toBe(status);
 }
 
 describe('CAMARA routes: bad input, tokens, faults', () => {

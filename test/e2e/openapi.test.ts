@@ -41,7 +41,7 @@ describe('GET /openapi.yaml', () => {
   it('answers other methods on the document path as an unknown route (404 11111)', async () => {
     const r = await postJson(`${h.url}/openapi.yaml`, {});
     expect(r.status).toBe(404);
-    expect(r.body).toEqual({ code: '11111', desc: expect.stringMatching(/^Error Process/) });
+    expect(r.body).toEqual({ code: '11111', desc: expect.stringMatching(/^Error Process/) as unknown });
   });
 });
 
@@ -135,12 +135,12 @@ describe('the checker rejects what the contract forbids', () => {
   });
 
   it('throws on a keyword it does not know (strict ajv), rather than skip it', () => {
-    expect(() => spec.validate({ type: 'string', patern: '^x$' } as never, 'x')).toThrow(/unknown keyword: "patern"/);
+    expect(() => spec.validate({ type: 'string', patern: '^x$' }, 'x')).toThrow(/unknown keyword: "patern"/);
   });
 
   it('checks formats too (ajv-formats)', () => {
-    expect(spec.validate({ type: 'string', format: 'date-time' } as never, '2026-11-20T11:15:00+03:00')).toEqual([]);
-    expect(spec.validate({ type: 'string', format: 'date-time' } as never, '2026-02-30T11:15:00+03:00').length).toBeGreaterThan(0);
+    expect(spec.validate({ type: 'string', format: 'date-time' }, '2026-11-20T11:15:00+03:00')).toEqual([]);
+    expect(spec.validate({ type: 'string', format: 'date-time' }, '2026-02-30T11:15:00+03:00').length).toBeGreaterThan(0);
   });
 
   it('makes the harness throw, naming the problem, when a server answers off the document', async () => {

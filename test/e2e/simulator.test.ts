@@ -9,12 +9,19 @@ import { syntheticSubscriber, SYNTHETIC_RATES } from '../../src/simulator/synthe
 const HOUR = 3_600_000;
 const now = new Date('2026-11-20T08:15:00Z');
 
-async function call(base: string, method: string, p: string, body?: unknown) {
+/** Every field a simulator answer (upstream or admin) may carry. */
+interface SimBody {
+  msisdn?: string; status?: string; paymentType?: string; iccid?: string;
+  lastSimSwapAt?: string | null; activatedAt?: string | null; simActivatedAt?: string | null;
+  error?: string; latencyMs?: number; errorRate?: number; down?: boolean; hlr?: number; sim?: number;
+}
+
+async function call(base: string, method: string, p: string, body?: unknown): Promise<{ status: number; type: string | null; body: SimBody }> {
   const init: RequestInit = { method, headers: { 'content-type': 'application/json' } };
   if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
   const res = await fetch(base + p, init);
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type'), body: text ? JSON.parse(text) : undefined };
+  return { status: res.status, type: res.headers.get('content-type'), body: (text ? JSON.parse(text) : {}) as SimBody };
 }
 
 describe('simulator serving the demo fixture', () => {
@@ -67,7 +74,7 @@ describe('simulator serving the demo fixture', () => {
   it('answers 404 for unknown routes and methods without counting them as upstream calls', async () => {
     for (const [m, p] of [['GET', '/'], ['POST', '/hlr/subscribers/255712000001'], ['GET', '/hlr/subscribers/'],
       ['GET', '/sim/subscribers/255712000001'], ['GET', '/__admin/nothing'], ['PUT', '/__admin/faults/xyz']]) {
-      expect((await call(base, m!, p!, m === 'GET' ? undefined : {})).status).toBe(404);
+      expect((await call(base, m, p, m === 'GET' ? undefined : {})).status).toBe(404);
     }
     expect(sim.calls()).toEqual({ hlr: 0, sim: 0 });
   });
@@ -79,7 +86,7 @@ describe('simulator serving the demo fixture', () => {
     expect(res.body.msisdn).toBe('255712000099');
     expect((await get('/hlr/subscribers/255712000099')).body).toEqual(
       { msisdn: '255712000099', status: 'active', paymentType: 'postpaid', activatedAt: null });
-    const swappedAt = Date.parse((await get('/sim/subscribers/255712000099/sim')).body.lastSimSwapAt);
+    const swappedAt = Date.parse((await get('/sim/subscribers/255712000099/sim')).body.lastSimSwapAt ?? '');
     expect(Date.now() - swappedAt).toBeGreaterThan(HOUR - 5000);
     expect(Date.now() - swappedAt).toBeLessThan(HOUR + 5000);
     expect((await get('/hlr/subscribers/255700000000')).status).toBe(404);
@@ -139,7 +146,7 @@ describe('simulator serving the demo fixture', () => {
     const results = [];
     for (let i = 0; i < 10; i++) results.push(await get('/sim/subscribers/255712000001/sim'));
     expect(results.map((r) => r.status)).toEqual([200, 503, 200, 503, 200, 503, 200, 503, 200, 503]);
-    expect(results[1]!.body).toEqual({ error: 'injected fault' });
+    expect(results[1].body).toEqual({ error: 'injected fault' });
     expect(sim.calls().sim).toBe(10);
   });
 

@@ -71,6 +71,6 @@ export function camaraResponseErrors(method: string, requestPath: string, status
 
 /** Throws, naming every problem, when a CAMARA reply does not conform to the official documents. */
 export function assertCamaraResponse(method: string, path: string, status: number, headers: HeaderSource, body: unknown, text?: string): void {
-  const spec = camaraSpecFor(path) ?? camaraSpecs()[0]!;
+  const spec = camaraSpecFor(path) ?? camaraSpecs()[0];
   spec.throwOn(camaraResponseErrors(method, path, status, headers, body), method, path, status, body, text);
 }

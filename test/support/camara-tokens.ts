@@ -50,7 +50,7 @@ export async function startTokenSource(): Promise<TokenSource> {
       if (typeof payload.exp !== 'number' || payload.exp * 1000 < Date.now()) return bad();
       const partner = harness?.server.partners.find(String(payload.client_id));
       if (!partner?.enabled) return bad();
-      const grant: AccessGrant = { partner, scopes: new Set(String(payload.scope ?? '').split(' ').filter(Boolean)) };
+      const grant: AccessGrant = { partner, scopes: new Set((typeof payload.scope === 'string' ? payload.scope : '').split(' ').filter(Boolean)) };
       if (typeof payload.sub === 'string' && payload.sub.startsWith('tel:')) grant.phoneNumber = payload.sub.slice(4);
       return Promise.resolve(grant);
     },

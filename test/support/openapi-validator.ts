@@ -72,7 +72,7 @@ export class OpenApiSpec {
 
   /** `basePath`: the server URL's path the document's paths are relative to (e.g. `/sim-swap/v2`). */
   constructor(readonly doc: { [k: string]: Json }, readonly basePath = '') {
-    const version = String(doc.openapi ?? '');
+    const version = typeof doc.openapi === 'string' ? doc.openapi : '';
     if (!/^3\.[01]\.\d+$/.test(version)) throw new Error(`openapi-validator: unsupported OpenAPI version ${version}`);
     this.openapi30 = version.startsWith('3.0');
     const options = { strict: true, allErrors: true, strictRequired: false, strictTypes: false, allowUnionTypes: true };
@@ -162,7 +162,8 @@ export class OpenApiSpec {
   throwOn(errors: string[], method: string, path: string, status: number, body: unknown, text?: string): void {
     if (errors.length === 0) return;
     const shown = (text ?? JSON.stringify(body) ?? String(body)).slice(0, 600);
-    throw new Error(`response does not match ${String((this.doc.info as Schema | undefined)?.title ?? 'the document')} for ${method.toUpperCase()} ${path} → ${status}:\n` +
+    const title = (this.doc.info as Schema | undefined)?.title;
+    throw new Error(`response does not match ${typeof title === 'string' ? title : 'the document'} for ${method.toUpperCase()} ${path} → ${status}:\n` +
       `${errors.map((e) => `  - ${e}`).join('\n')}\n  body: ${shown}`);
   }
 

@@ -45,7 +45,7 @@ function bearerToken(req: Request): string {
   if (header === undefined || header === '') throw new UnauthenticatedError('an Authorization: Bearer access token is required');
   const m = BEARER.exec(header);
   if (!m) throw new UnauthenticatedError('the Authorization header must carry a Bearer access token');
-  return m[1] as string;
+  return m[1];
 }
 
 /**
