@@ -167,7 +167,7 @@ describe('CAMARA routes: partners and rate limits', () => {
   });
 
   it('a partner whose registry entry lacks the operation gets 403 PERMISSION_DENIED even with the scope in its token', async () => {
-    const token = await c.tokens.twoLegged({ clientId: 'kyc-key', scope: 'sim-swap' });
+    const token = await c.tokens.external({ clientId: 'kyc-key', scope: 'sim-swap' });
     expectErrorInfo(await c.call(CHECK, { phoneNumber: '+255712000001' }, { token }), 403, 'PERMISSION_DENIED');
   });
 });

@@ -27,11 +27,7 @@ export interface CamaraHarness {
 /** The real server and simulator, with access tokens from the real verification path. */
 export async function startCamaraHarness(opts: HarnessOptions = {}): Promise<CamaraHarness> {
   const tokens = await startTokenSource();
-  const h = await startHarness({
-    ...opts,
-    env: { ...tokens.env, ...opts.env },
-    serverOptions: { ...tokens.serverOptions, ...opts.serverOptions },
-  });
+  const h = await startHarness({ ...opts, env: { ...tokens.env, ...opts.env } });
   tokens.attach(h);
   const token = await tokens.twoLegged({ scope: 'sim-swap kyc-tenure:check-tenure' });
   const call = async (path: string, body: unknown, o: CamaraCallOptions = {}): Promise<Reply> => {

@@ -1,9 +1,10 @@
 import { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { CAMARA_PARTNER_OPERATION, CamaraOperation, CamaraService } from '../../domain/camara-service';
-import { BadRequestError, DomainError, UnauthenticatedError } from '../../domain/errors';
+import { BadRequestError, DomainError } from '../../domain/errors';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
 import { AccessGrant, AccessTokenVerifier } from '../../domain/ports/access-tokens';
 import { Logger } from '../../observability/logger';
+import { requireBearerToken } from '../http/bearer';
 import { MethodNotAllowedError, RouteNotFoundError } from '../rest/http-errors';
 import { jsonBody } from '../rest/json-body';
 import { sendJson } from '../rest/rest-bodies';
@@ -27,7 +28,6 @@ const ROOTS = ['/sim-swap/v2', '/kyc-tenure/v0.2'];
 
 /** sim-swap.yaml / kyc-tenure.yaml XCorrelator. */
 const CORRELATOR = /^[a-zA-Z0-9-_:;./<>{}]{0,256}$/;
-const BEARER = /^bearer +([^\s]+) *$/i;
 
 /** Case-insensitive, one trailing slash allowed: as Express's router matches, and as the legacy routes do. */
 function routeKey(path: string): string {
@@ -37,15 +37,6 @@ function routeKey(path: string): string {
 
 function underRoot(key: string): boolean {
   return ROOTS.some((root) => key === root || key.startsWith(`${root}/`));
-}
-
-/** The token of an `Authorization: Bearer <token>` header; the scheme is case-insensitive (RFC 7235). */
-function bearerToken(req: Request): string {
-  const header = req.headers.authorization;
-  if (header === undefined || header === '') throw new UnauthenticatedError('an Authorization: Bearer access token is required');
-  const m = BEARER.exec(header);
-  if (!m) throw new UnauthenticatedError('the Authorization header must carry a Bearer access token');
-  return m[1];
 }
 
 /**
@@ -99,7 +90,7 @@ export function camaraRoutes(deps: CamaraRoutesDeps): [RequestHandler, ErrorRequ
     if (typeof correlator === 'string' && !CORRELATOR.test(correlator)) {
       throw new BadRequestError('x-correlator must match ^[a-zA-Z0-9-_:;./<>{}]{0,256}$');
     }
-    const token = bearerToken(req);
+    const token = requireBearerToken(req.headers.authorization);
     deps.tokens.verify(token).then((grant) => {
       res.locals.partner = grant.partner;
       body(req, res, (err?: unknown) => {
