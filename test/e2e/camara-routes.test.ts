@@ -130,6 +130,15 @@ describe('CAMARA routes: bad input, tokens, faults', () => {
     expect(c.h.sim.calls()).toEqual({ hlr: 1, sim: 1 });
   });
 
+  it('the legacy API is unchanged by the new facts: business is not prepaid, a new line is not a swap there', async () => {
+    const kyc = await c.h.post('kyc', { txn_id: txnId(), msisdn: '255712000009' }, { query: signedQuery(DEMO) });
+    expect((kyc.body as { result: object }).result).toEqual({ msisdn: '255712000009', is_prepaid: 'false', is_active: 'true', is_valid: 'true' });
+    const swap = await c.h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000010' }, { query: signedQuery(DEMO) });
+    expect((swap.body as { result: object }).result).toEqual({ msisdn: '255712000010', sim_swapped: 'false' });
+    // The CAMARA check counts that new line's SIM activation as a swap (sim-swap.yaml).
+    expect((await c.call(CHECK, { phoneNumber: '+255712000010' })).body).toEqual({ swapped: true });
+  });
+
   it('counts CAMARA requests under interface="camara" with the partner operation they belong to', async () => {
     await c.call(CHECK, { phoneNumber: '+255712000001' });
     await c.call(TENURE, { phoneNumber: '+255712000001', tenureDate: '2020-01-01' });
