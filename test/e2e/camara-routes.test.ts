@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { CamaraHarness, startCamaraHarness } from '../support/camara-harness';
 import { camaraResponseErrors } from '../support/camara-spec';
 import { Reply } from '../support/harness';
+import { generateSigningJwk } from '../support/oauth';
 import { DEMO, signedQuery, txnId } from '../support/signing';
 
 /*
@@ -207,5 +208,58 @@ describe('the CAMARA response checker', () => {
     ['a text/html content type', CHECK, 200, { swapped: true }, h({ 'content-type': 'text/html' })],
   ])('rejects %s', (_name, path, status, body, headers) => {
     expect(camaraResponseErrors('post', path, status, headers ?? h(), body).length).toBeGreaterThan(0);
+  });
+});
+
+describe('CAMARA routes: hostile and faulty tokens', () => {
+  let c: CamaraHarness;
+  const JWKS_TIMEOUT_MS = 400;
+  beforeAll(async () => {
+    c = await startCamaraHarness({ env: { OAUTH_JWKS_TIMEOUT_MS: String(JWKS_TIMEOUT_MS), OAUTH_JWKS_COOLDOWN_S: '0', OAUTH_VERIFIED_CACHE_MAX: '0' } });
+  });
+  afterAll(() => c?.close());
+
+  const body = { phoneNumber: '+255712000001' };
+  const claims = { client_id: 'demo-key', scope: 'sim-swap' };
+
+  it.each<[string, () => Promise<string>]>([
+    ['alg none', () => c.tokens.issuer.mint(claims, { alg: 'none' })],
+    ['HS256 keyed with the public key where an EC key is expected', () => c.tokens.issuer.mint(claims, { alg: 'HS256' })],
+    ['a wrong iss', () => c.tokens.issuer.mint({ ...claims, iss: 'https://evil.example' })],
+    ['a wrong aud', () => c.tokens.issuer.mint({ ...claims, aud: 'someone-else' })],
+    ['an expired token', () => c.tokens.expired()],
+    ['a token not yet valid', () => c.tokens.issuer.mint({ ...claims, nbf: Math.floor(Date.now() / 1000) + 3600 })],
+    ['no client_id', () => c.tokens.issuer.mint({ scope: 'sim-swap', client_id: undefined })],
+    ['an unknown client_id', () => c.tokens.issuer.mint({ ...claims, client_id: 'nobody' })],
+  ])('%s gets 401 UNAUTHENTICATED as ErrorInfo', async (_name, token) => {
+    expectErrorInfo(await c.call(CHECK, body, { token: await token() }), 401, 'UNAUTHENTICATED');
+  });
+
+  it('an unknown kid refetches the JWKS once, then 401; a rotated-in key is accepted after that refetch', async () => {
+    const before = c.tokens.issuer.fetches();
+    const stranger = await generateSigningJwk('ES256');
+    expectErrorInfo(await c.call(CHECK, body, { token: await c.tokens.issuer.mint(claims, { key: stranger }) }), 401, 'UNAUTHENTICATED');
+    expect(c.tokens.issuer.fetches() - before).toBeLessThanOrEqual(1);
+    await c.tokens.issuer.rotate();
+    expect((await c.call(CHECK, body, { token: await c.tokens.issuer.mint(claims) })).status).toBe(200);
+  });
+
+  it('with the JWKS endpoint down or slow, known keys still work and an unknown kid is 401 within the JWKS timeout', async () => {
+    const known = await c.tokens.issuer.mint(claims);
+    expect((await c.call(CHECK, body, { token: known })).status).toBe(200);
+    const stranger = await generateSigningJwk('ES256');
+    for (const fault of [{ down: true }, { delayMs: 5000 }]) {
+      c.tokens.issuer.setFault(fault);
+      try {
+        expect((await c.call(CHECK, body, { token: await c.tokens.issuer.mint(claims) })).status).toBe(200);
+        const started = Date.now();
+        const r = await c.call(CHECK, body, { token: await c.tokens.issuer.mint(claims, { key: stranger }) });
+        expect(r.status).toBeLessThan(500);
+        expectErrorInfo(r, 401, 'UNAUTHENTICATED');
+        expect(Date.now() - started).toBeLessThan(JWKS_TIMEOUT_MS + 1500);
+      } finally {
+        c.tokens.issuer.setFault({});
+      }
+    }
   });
 });
