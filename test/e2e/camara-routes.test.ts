@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { CamaraHarness, startCamaraHarness } from '../support/camara-harness';
 import { camaraResponseErrors } from '../support/camara-spec';
 import { Reply } from '../support/harness';
+import { captureLogs } from '../support/log-capture';
 import { generateSigningJwk } from '../support/oauth';
 import { DEMO, signedQuery, txnId } from '../support/signing';
 
@@ -260,6 +261,26 @@ describe('CAMARA routes: hostile and faulty tokens', () => {
       } finally {
         c.tokens.issuer.setFault({});
       }
+    }
+  });
+});
+
+describe('CAMARA routes: the request log', () => {
+  it('one line per request with interface camara, partner, masked msisdn and correlator; never the token or the full number', async () => {
+    const logs = captureLogs('info');
+    const c = await startCamaraHarness({ logger: logs.logger });
+    try {
+      await c.call(CHECK, { phoneNumber: '+255712000006' }, { headers: { 'x-correlator': 'log-check-1' } });
+      await c.call(TENURE, { phoneNumber: '+255712999999', tenureDate: '2020-01-01' }, { headers: { 'x-correlator': 'log-check-2' } });
+      const line = logs.lines().find((l) => l.correlator === 'log-check-1');
+      expect(line).toMatchObject({ interface: 'camara', partner: 'demo-bank', operation: 'sim_swap', msisdn: '2557*****006', code: '00000', status: 200 });
+      expect(logs.lines().find((l) => l.correlator === 'log-check-2')).toMatchObject({ interface: 'camara', operation: 'kyc', code: '11111', status: 404 });
+      const all = logs.raw().join('\n');
+      expect(all).not.toContain(c.token);
+      expect(all).not.toContain('255712000006');
+      expect(all).not.toContain('255712999999');
+    } finally {
+      await c.close();
     }
   });
 });

@@ -52,14 +52,19 @@ export function camaraRoutes(deps: CamaraRoutesDeps): [RequestHandler, ErrorRequ
     switch (operation) {
       case 'retrieve-date': {
         const r = await deps.camara.retrieveDate(grant, req.body);
+        res.locals.msisdn = r.msisdn;
         const out: Record<string, unknown> = { latestSimChange: r.latestSimChangeMs === null ? null : deps.formatDate(new Date(r.latestSimChangeMs)) };
         if (r.monitoredPeriodDays !== undefined) out.monitoredPeriod = r.monitoredPeriodDays;
         return ok(res, out);
       }
-      case 'check':
-        return ok(res, { swapped: (await deps.camara.check(grant, req.body)).swapped });
+      case 'check': {
+        const r = await deps.camara.check(grant, req.body);
+        res.locals.msisdn = r.msisdn;
+        return ok(res, { swapped: r.swapped });
+      }
       case 'check-tenure': {
         const r = await deps.camara.checkTenure(grant, req.body);
+        res.locals.msisdn = r.msisdn;
         return ok(res, { tenureDateCheck: r.tenureDateCheck, contractType: r.contractType });
       }
       default: {
