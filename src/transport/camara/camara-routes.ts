@@ -19,11 +19,11 @@ export interface CamaraRoutesDeps {
 }
 
 /** The API roots of CONTRACT §7 and their operations. */
-export const CAMARA_PATHS: Record<string, CamaraOperation> = {
-  '/sim-swap/v2/retrieve-date': 'retrieve-date',
-  '/sim-swap/v2/check': 'check',
-  '/kyc-tenure/v0.2/check-tenure': 'check-tenure',
-};
+export const CAMARA_PATHS: ReadonlyMap<string, CamaraOperation> = new Map([
+  ['/sim-swap/v2/retrieve-date', 'retrieve-date'],
+  ['/sim-swap/v2/check', 'check'],
+  ['/kyc-tenure/v0.2/check-tenure', 'check-tenure'],
+]);
 const ROOTS = ['/sim-swap/v2', '/kyc-tenure/v0.2'];
 
 /** sim-swap.yaml / kyc-tenure.yaml XCorrelator. */
@@ -76,7 +76,7 @@ export function camaraRoutes(deps: CamaraRoutesDeps): [RequestHandler, ErrorRequ
 
   const routes: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
     const key = routeKey(req.path);
-    const operation = CAMARA_PATHS[key];
+    const operation = CAMARA_PATHS.get(key);
     if (operation === undefined) {
       if (underRoot(key)) {
         res.locals.interface = 'camara';
