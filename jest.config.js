@@ -1,12 +1,18 @@
 /** Unit tests are fast and use in-memory adapters; e2e tests use real HTTP, the simulator and Redis. */
-const transform = { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] };
+// jose is ESM only: Jest's own module system needs it as CommonJS (the built service loads it
+// through Node's require(esm), which Jest cannot use without --experimental-vm-modules).
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { isolatedModules: true }],
+  '^.+/node_modules/jose/.+\\.js$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022' } }],
+};
+const transformIgnorePatterns = ['/node_modules/(?!jose/)'];
 module.exports = {
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   // A global option (ignored inside a project): e2e hooks start Redis clusters and servers.
   testTimeout: 30000,
   projects: [
-    { displayName: 'unit', testEnvironment: 'node', transform, testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
-    { displayName: 'e2e', testEnvironment: 'node', transform, testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+    { displayName: 'unit', testEnvironment: 'node', transform, transformIgnorePatterns, testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { displayName: 'e2e', testEnvironment: 'node', transform, transformIgnorePatterns, testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts' },
   ],
 };

@@ -27,7 +27,10 @@ async function main(): Promise<void> {
     for (const cmd of demoCurlCommands(running.url, demo)) process.stdout.write(`${cmd}\n\n`);
   }
 
-  process.on('SIGHUP', () => running.reloadPartners());
+  process.on('SIGHUP', () => {
+    running.reloadPartners();
+    void running.reloadSigningKeys(); // logs its own outcome
+  });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

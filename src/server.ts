@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createApp } from './app';
+import { createAccessTokens } from './adapters/oauth/create-access-tokens';
 import { FilePartnerRegistry } from './adapters/partners/file-partner-registry';
 import { createStateStore } from './adapters/state/create-state-store';
 import { HlrHttpClient } from './adapters/upstream/hlr-http-client';
@@ -8,11 +9,15 @@ import { SimHttpClient } from './adapters/upstream/sim-http-client';
 import { Config } from './config/config';
 import { AuthFailureThrottle } from './domain/auth-failure-throttle';
 import { Authenticator } from './domain/authenticator';
+import { ClientCredentialsGrant } from './domain/client-credentials-grant';
 import { createMsisdnNormaliser } from './domain/msisdn';
 import { createOffsetDateTimeFormatter } from './domain/offset-date-time';
+import { AccessTokenVerifier } from './domain/ports/access-tokens';
 import { Clock, systemClock } from './domain/ports/clock';
 import { StateStore } from './domain/ports/state-store';
 import { VerificationService } from './domain/verification-service';
+import { CamaraService } from './domain/camara-service';
+import { createZonedCalendar } from './domain/zoned-date';
 import { Logger, createLogger } from './observability/logger';
 import { PrometheusMetrics } from './observability/prometheus-metrics';
 import { defaultPartnersPath } from './repo-paths';
@@ -32,11 +37,17 @@ export interface RunningServer {
   port: number;
   metrics: PrometheusMetrics;
   partners: FilePartnerRegistry;
+  /** Verifies CAMARA bearer tokens (built-in and external issuer). */
+  accessTokens: AccessTokenVerifier;
+  /** The built-in OAuth issuer's identifier (PUBLIC_URL or the listening address); undefined when OAUTH_BUILTIN=false. */
+  oauthIssuer?: string;
   /** The in-process simulator when no upstream URLs were configured. */
   simulator?: Simulator;
   simulatorUrl?: string;
   /** Re-reads PARTNERS_FILE; keeps the registry in force when the file is bad. */
   reloadPartners(): void;
+  /** Re-reads OAUTH_SIGNING_KEY_FILE (key rotation); keeps the keys in force when the file is bad. */
+  reloadSigningKeys(): Promise<void>;
   /** Stops accepting, lets in-flight requests finish (up to SHUTDOWN_GRACE_MS), closes everything. */
   close(): Promise<void>;
 }
@@ -91,6 +102,9 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   });
   const authenticator = new Authenticator({ registry: partners, clock, maxSkewS: config.SIG_MAX_SKEW_S, metrics, throttle });
   authenticator.tick();
+  // The built-in issuer's identifier: PUBLIC_URL, else the listening address (known below, before any request).
+  let publicUrl = config.PUBLIC_URL ?? '';
+  const oauth = await createAccessTokens(config, { registry: partners, clock, logger, publicUrl: () => publicUrl });
   const ticker = setInterval(() => authenticator.tick(), 1000);
   ticker.unref();
 
@@ -110,11 +124,27 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     httpServer: server, service, authenticator, normalise, formatDate, logger,
     introspection: config.GRAPHQL_INTROSPECTION, bodyLimitBytes: config.BODY_LIMIT_BYTES, shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
   });
+  const camara = new CamaraService({
+    verification: service, clock,
+    settings: {
+      plan: { countryCode: config.COUNTRY_CODE, nsnLength: config.NSN_LENGTH },
+      calendar: createZonedCalendar(config.TIMEZONE),
+      ...(config.SIM_SWAP_MONITORED_DAYS === undefined ? {} : { monitoredDays: config.SIM_SWAP_MONITORED_DAYS }),
+    },
+  });
   const app = createApp({
     logger,
     requestMetrics: metrics,
     verification: { service, authenticator, normalise, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES },
     events: { service, normalise, token: config.EVENTS_TOKEN, bodyLimitBytes: config.BODY_LIMIT_BYTES },
+    camara: { camara, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
+    accessTokens: oauth.verifier,
+    ...(oauth.builtin ? {
+      oauth: {
+        token: { grant: new ClientCredentialsGrant({ registry: partners, signer: oauth.builtin, throttle }), bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
+        wellKnown: { issuer: () => publicUrl, jwks: () => oauth.builtin!.jwks() },
+      },
+    } : {}),
     ops: {
       registry: metrics.registry,
       storeMode: () => store.mode(),
@@ -136,6 +166,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   });
   const port = (server.address() as AddressInfo).port;
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  publicUrl ||= `http://${shownHost}:${port}`;
 
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= (async () => {
@@ -163,6 +194,15 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     port,
     metrics,
     partners,
+    accessTokens: oauth.verifier,
+    reloadSigningKeys: async () => {
+      try {
+        const n = await oauth.reloadKeys();
+        if (oauth.builtin) logger.info({ keys: n, signingKid: oauth.builtin.signingKid }, 'signing keys reloaded');
+      } catch (err) {
+        logger.error({ err: (err as Error).message }, 'signing keys reload failed; keeping the keys in force');
+      }
+    },
     reloadPartners: () => {
       try {
         const n = partners.reload();
@@ -173,6 +213,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     },
     close,
   };
+  if (oauth.builtin) running.oauthIssuer = publicUrl;
   if (simulator) {
     running.simulator = simulator;
     running.simulatorUrl = simulatorUrl;

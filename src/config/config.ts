@@ -45,6 +45,8 @@ export const configSchema = z.object({
   TXN_TTL_S: int(60, 30 * 86400, 86400),
   TXN_IN_FLIGHT_TTL_S: int(1, 3600, 60),
   SIM_SWAP_MAX_AGE_HOURS: int(1, 2400, 240),
+  /** CAMARA: days of SIM-change history the operator may reveal (local regulation); unset = unlimited. */
+  SIM_SWAP_MONITORED_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   KYC_CACHE_TTL_S: int(0, 86400, 300),
   KYC_STALE_S: int(0, 7 * 86400, 3600),
   SIM_SWAP_CACHE_TTL_S: int(0, 3600, 30),
@@ -64,7 +66,8 @@ export const configSchema = z.object({
   MEMORY_CACHE_MAX_ENTRIES: int(100, 10_000_000, 100_000),
   MEMORY_TXN_MAX_ENTRIES: int(100, 50_000_000, 1_000_000),
   /** Bearer token for POST /internal/events/sim-swap; unset = route answers 404. */
-  EVENTS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  EVENTS_TOKEN: z.string().min(16, 'must be at least 16 characters')
+    .regex(/^[A-Za-z0-9._~+/-]+=*$/, 'must be a bearer token68 (A-Z a-z 0-9 . _ ~ + / - then optional =)').optional(),
   GRAPHQL_INTROSPECTION: bool(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Longest wait for in-flight requests on SIGTERM before connections are cut. */
@@ -80,6 +83,30 @@ export const configSchema = z.object({
   AUTH_FAIL_WINDOW_S: int(1, 86_400, 60),
   /** Reverse proxies in front of the service whose X-Forwarded-For is trusted for the client address; 0 = the socket's peer. */
   TRUST_PROXY_HOPS: int(0, 10, 0),
+  /** The service's base URL as partners reach it: the built-in OAuth issuer's `iss` and its metadata URLs. Default: the listening address. */
+  PUBLIC_URL: httpUrl.optional(),
+  /** The built-in OAuth 2.0 issuer (POST /oauth2/token, JWKS, metadata); false: only the external issuer's tokens are accepted. */
+  OAUTH_BUILTIN: bool(true),
+  /** The built-in issuer's keys: a JWKS/JWK or PEM file, first key signs, others verify only (rotation). Unset: a key generated at start. */
+  OAUTH_SIGNING_KEY_FILE: optionalString,
+  /** Lifetime of the built-in issuer's access tokens. */
+  OAUTH_TOKEN_TTL_S: int(60, 86_400, 3600),
+  /** `aud` the service's tokens carry and external tokens must carry; default: the built-in issuer (PUBLIC_URL); unset with only the external issuer: not checked. */
+  OAUTH_AUDIENCE: optionalString,
+  /** A trusted external issuer (`iss`) and its JWKS URL, set together. */
+  OAUTH_ISSUER: optionalString,
+  OAUTH_JWKS_URL: httpUrl.optional(),
+  /** Longest wait for one fetch of the external JWKS. */
+  OAUTH_JWKS_TIMEOUT_MS: int(100, 30_000, 2000),
+  /** External keys older than this are refreshed in the background. */
+  OAUTH_JWKS_MAX_AGE_S: int(1, 86_400, 600),
+  /** After an external JWKS fetch, an unknown kid waits this long before it may trigger another. */
+  OAUTH_JWKS_COOLDOWN_S: int(0, 3600, 10),
+  /** Allowed clock difference for exp, nbf and iat. */
+  OAUTH_CLOCK_TOLERANCE_S: int(0, 300, 30),
+  /** Verified tokens remembered (by hash) to skip signature checks; 0 disables. Never past a token's exp. */
+  OAUTH_VERIFIED_CACHE_MAX: int(0, 1_000_000, 10_000),
+  OAUTH_VERIFIED_CACHE_S: int(0, 3600, 60),
 }).superRefine((c, ctx) => {
   if ((c.HLR_URL === undefined) !== (c.SIM_URL === undefined)) {
     ctx.addIssue({ code: 'custom', path: [c.HLR_URL ? 'SIM_URL' : 'HLR_URL'], message: 'HLR_URL and SIM_URL must be set together' });
@@ -91,6 +118,23 @@ export const configSchema = z.object({
     // No demo partners (their secrets are public) and no simulator in production.
     if (!c.PARTNERS_FILE) ctx.addIssue({ code: 'custom', path: ['PARTNERS_FILE'], message: 'is required in production' });
     if (!c.HLR_URL) ctx.addIssue({ code: 'custom', path: ['HLR_URL'], message: 'is required in production' });
+  }
+  if ((c.OAUTH_ISSUER === undefined) !== (c.OAUTH_JWKS_URL === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [c.OAUTH_ISSUER ? 'OAUTH_JWKS_URL' : 'OAUTH_ISSUER'], message: 'OAUTH_ISSUER and OAUTH_JWKS_URL must be set together' });
+  }
+  if (!c.OAUTH_BUILTIN && !c.OAUTH_ISSUER) {
+    ctx.addIssue({ code: 'custom', path: ['OAUTH_BUILTIN'], message: 'false needs an external issuer (OAUTH_ISSUER, OAUTH_JWKS_URL)' });
+  }
+  if (c.OAUTH_ISSUER !== undefined && c.PUBLIC_URL !== undefined && c.OAUTH_BUILTIN && c.OAUTH_ISSUER === c.PUBLIC_URL) {
+    ctx.addIssue({ code: 'custom', path: ['OAUTH_ISSUER'], message: 'must differ from the built-in issuer (PUBLIC_URL)' });
+  }
+  if (c.NODE_ENV === 'production' && c.OAUTH_BUILTIN) {
+    // A generated key signs tokens no other instance accepts and no restart keeps; a guessed URL makes a wrong `iss`.
+    if (!c.OAUTH_SIGNING_KEY_FILE) ctx.addIssue({ code: 'custom', path: ['OAUTH_SIGNING_KEY_FILE'], message: 'is required in production (or OAUTH_BUILTIN=false)' });
+    if (!c.PUBLIC_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required in production (the built-in issuer\'s identifier)' });
+  }
+  if (c.NODE_ENV === 'production' && c.OAUTH_JWKS_URL && !c.OAUTH_JWKS_URL.startsWith('https://')) {
+    ctx.addIssue({ code: 'custom', path: ['OAUTH_JWKS_URL'], message: 'must be https in production' });
   }
   if (c.HEADERS_TIMEOUT_MS > c.REQUEST_TIMEOUT_MS) {
     // Node refuses to start a server whose headers timeout exceeds its request timeout.

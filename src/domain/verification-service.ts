@@ -164,6 +164,33 @@ export class VerificationService {
     });
   }
 
+  /**
+   * HLR facts with the tenure fields (CAMARA, CONTRACT §7), from the same cache and flights
+   * as KYC. An entry cached before those fields existed is dropped and fetched again once.
+   */
+  async hlrFactsWithTenure(msisdn: string): Promise<HlrRecord | null> {
+    const rec = await this.hlrFacts(msisdn);
+    if (rec === null || rec.activatedAtMs !== undefined) return rec;
+    await this.dropCached(kycKey(msisdn));
+    return this.hlrFacts(msisdn);
+  }
+
+  /** SIM facts with the current SIM's activation (CAMARA), as hlrFactsWithTenure does for the HLR. */
+  async simFactsWithActivation(msisdn: string): Promise<SimRecord | null> {
+    const rec = await this.simFacts(msisdn);
+    if (rec === null || rec.simActivatedAtMs !== undefined) return rec;
+    await this.dropCached(simKey(msisdn));
+    return this.simFacts(msisdn);
+  }
+
+  private async dropCached(key: string): Promise<void> {
+    try {
+      await this.deps.store.cache.delete([key]);
+    } catch (err) {
+      this.deps.onStoreError?.(err);
+    }
+  }
+
   /** A store error reads as an absent key: its write then lands only if the key is still absent. */
   private async readCache(key: string): Promise<CacheRead> {
     try {

@@ -1,7 +1,7 @@
 import { defaultFixturesPath, loadFixtures } from '../../src/simulator/fixtures';
 import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { Harness, Reply, postJson, startHarness, txnId } from '../support/harness';
-import { RedisProcess, startRedis } from '../support/redis-server';
+import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 
 /*
  * Issue 11.1: a SIM swap event while a lookup of the number is in flight. SIM management is made

@@ -4,7 +4,10 @@ import { Partner } from './partners';
 export interface AccessGrant {
   /** The partner the token's `client_id` names; enabled. */
   partner: Partner;
-  /** The token's `scope` claim, split on spaces. */
+  /**
+   * The token's `scope` claim, split on spaces, limited to the scopes the partner's registry
+   * `operations` allow now (a partner whose operations shrank loses them at once).
+   */
   scopes: ReadonlySet<string>;
   /** Three-legged tokens: the E.164 number (with `+`) from a `sub` of the form `tel:+<E.164>`. */
   phoneNumber?: string;
@@ -16,4 +19,16 @@ export interface AccessGrant {
 export interface AccessTokenVerifier {
   /** The grant of a bearer token; rejects with UnauthenticatedError when it is missing, malformed, expired or badly signed. */
   verify(token: string): Promise<AccessGrant>;
+}
+
+/** A two-legged token the built-in issuer signed. */
+export interface SignedAccessToken {
+  token: string;
+  expiresInS: number;
+}
+
+/** The built-in issuer's signing side (client credentials only). */
+export interface AccessTokenSigner {
+  /** Signs a two-legged access token for a client with exactly these scopes. */
+  sign(grant: { clientId: string; scopes: readonly string[] }): Promise<SignedAccessToken>;
 }

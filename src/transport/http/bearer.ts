@@ -1,13 +1,23 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { UnauthenticatedError } from '../../domain/errors';
 
-// RFC 9110 §11.1: the scheme is case-insensitive; one or more spaces separate it from the token.
-const BEARER = /^bearer +(\S.*)$/i;
+// RFC 6750 §2.1: `Bearer` then a token68; RFC 9110 §11.1: the scheme is case-insensitive.
+const BEARER = /^bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 
 /** The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1), or undefined when there is none. */
 export function bearerToken(authorization: string | undefined): string | undefined {
   if (typeof authorization !== 'string') return undefined;
   const m = BEARER.exec(authorization);
   return m ? m[1] : undefined;
+}
+
+/** The bearer token of a request, or UnauthenticatedError (CAMARA 401 UNAUTHENTICATED) when there is none. */
+export function requireBearerToken(authorization: string | undefined): string {
+  const token = bearerToken(authorization);
+  if (token === undefined) {
+    throw new UnauthenticatedError(authorization === undefined ? 'access token missing' : 'Authorization is not a Bearer token');
+  }
+  return token;
 }
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();

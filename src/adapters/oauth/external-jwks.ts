@@ -1,0 +1,93 @@
+import { JWTVerifyGetKey, RemoteJWKSet, createLocalJWKSet, createRemoteJWKSet, errors } from 'jose';
+
+export interface ExternalJwksOptions {
+  url: string;
+  /** Longest wait for one JWKS fetch. */
+  timeoutMs: number;
+  /** Keys older than this are refreshed in the background while they keep verifying. */
+  maxAgeMs: number;
+  /** After a fetch attempt (successful or not), neither an unknown kid nor staleness triggers another for this long. */
+  cooldownMs: number;
+  onRefreshError?: (err: Error) => void;
+}
+
+type GetKeyArgs = Parameters<JWTVerifyGetKey>;
+type LocalSet = ReturnType<typeof createLocalJWKSet>;
+
+/**
+ * The trusted external issuer's keys, fetched by jose's remote JWKS (timeout, de-duplicated
+ * fetches) and verified against jose's local key set (keys imported once, selected by kid and
+ * alg). What it adds: keys known once stay in use while a refresh fails or hangs, stale keys are
+ * refreshed in the background instead of on a request's time, and an unknown kid refetches at
+ * most once per cooldown. So no request waits past the fetch timeout, and only a request whose
+ * kid is unknown ever waits at all.
+ */
+export class ExternalJwks {
+  private readonly remote: RemoteJWKSet;
+  private local: LocalSet | undefined;
+  private fetchedAtMs = Number.NEGATIVE_INFINITY;
+  private attemptedAtMs = Number.NEGATIVE_INFINITY;
+  private pending: Promise<void> | undefined;
+
+  constructor(private readonly opts: ExternalJwksOptions) {
+    // jose's own cache and cooldown are bypassed (this class decides when to fetch): reload() only.
+    this.remote = createRemoteJWKSet(new URL(opts.url), { timeoutDuration: opts.timeoutMs, cooldownDuration: 0, cacheMaxAge: 0 });
+  }
+
+  /** The key-selection function jwtVerify takes. */
+  readonly getKey = async (...[header, token]: GetKeyArgs) => {
+    if (!this.local) {
+      await this.fetchUnlessCoolingDown();
+      if (!this.local) throw new errors.JWKSInvalid('issuer keys unavailable');
+    } else if (this.stale() && !this.pending && !this.coolingDown()) {
+      this.refresh().catch(() => undefined); // reported through onRefreshError
+    }
+    try {
+      return await this.local(header, token);
+    } catch (err) {
+      if (!(err instanceof errors.JWKSNoMatchingKey)) throw err;
+      // An unknown kid: the issuer may have rotated. Refetch once (unless one was just made), retry once.
+      await this.fetchUnlessCoolingDown();
+      return this.local(header, token);
+    }
+  };
+
+  /** Joins a fetch in flight, or starts one unless the last attempt is within the cooldown. */
+  private async fetchUnlessCoolingDown(): Promise<void> {
+    if (this.pending) {
+      await this.pending.catch(() => undefined);
+      return;
+    }
+    if (!this.coolingDown()) await this.refresh();
+  }
+
+  private stale(): boolean {
+    return Date.now() - this.fetchedAtMs >= this.opts.maxAgeMs;
+  }
+
+  /** A fetch was attempted (whatever its outcome) less than the cooldown ago. */
+  private coolingDown(): boolean {
+    return Date.now() - this.attemptedAtMs < this.opts.cooldownMs;
+  }
+
+  /** Fetches the key set now (one fetch at a time); on failure the keys in force stay. */
+  refresh(): Promise<void> {
+    this.pending ??= (async () => {
+      this.attemptedAtMs = Date.now();
+      try {
+        await this.remote.reload();
+        const jwks = this.remote.jwks();
+        if (jwks) {
+          this.local = createLocalJWKSet(jwks);
+          this.fetchedAtMs = Date.now();
+        }
+      } catch (err) {
+        this.opts.onRefreshError?.(err as Error);
+        throw err;
+      } finally {
+        this.pending = undefined;
+      }
+    })();
+    return this.pending;
+  }
+}

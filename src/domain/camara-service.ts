@@ -1,0 +1,166 @@
+import { OutOfRangeError } from './camara-errors';
+import {
+  MAX_AGE_DEFAULT_HOURS, msisdnOfPhone, parseCheckBody, parseRetrieveDateBody, parseTenureBody, subjectOf,
+} from './camara-input';
+import { ForbiddenError, NotSubscriberError } from './errors';
+import { NumberingPlan } from './msisdn';
+import { Operation } from './operation';
+import { AccessGrant } from './ports/access-tokens';
+import { Clock } from './ports/clock';
+import { HlrRecord, PaymentType, SimRecord } from './ports/upstreams';
+import { VerificationService } from './verification-service';
+import { ZonedCalendar } from './zoned-date';
+
+/** The three CAMARA operations (CONTRACT §7). */
+export type CamaraOperation = 'retrieve-date' | 'check' | 'check-tenure';
+
+/** Scopes that allow each operation (any one suffices), as the specs' security sections name them. */
+export const CAMARA_SCOPES: Record<CamaraOperation, readonly string[]> = {
+  'retrieve-date': ['sim-swap:retrieve-date', 'sim-swap'],
+  check: ['sim-swap:check', 'sim-swap'],
+  'check-tenure': ['kyc-tenure:check-tenure'],
+};
+
+/** The partner operation (registry word, rate limit, metrics label) each CAMARA operation belongs to. */
+export const CAMARA_PARTNER_OPERATION: Record<CamaraOperation, Operation> = {
+  'retrieve-date': 'sim_swap',
+  check: 'sim_swap',
+  'check-tenure': 'kyc',
+};
+
+export type ContractType = 'PAYG' | 'PAYM' | 'Business';
+
+/** Every answer names the normalised msisdn it is about (for the request log and audit), never echoed to the caller. */
+interface Subject {
+  msisdn: string;
+}
+
+export interface SimChange extends Subject {
+  /** The latest swap, else the current SIM's activation (ms); null when unknown or beyond the monitored period. */
+  latestSimChangeMs: number | null;
+  /** Days the operator keeps SIM changes, present when latestSimChangeMs is null because the change is older. */
+  monitoredPeriodDays?: number;
+}
+
+export interface SimSwapCheck extends Subject { swapped: boolean }
+
+export interface TenureCheck extends Subject {
+  tenureDateCheck: boolean;
+  contractType: ContractType;
+}
+
+export interface CamaraSettings {
+  plan: NumberingPlan;
+  /** SIM_SWAP_MONITORED_DAYS; undefined = unlimited history. */
+  monitoredDays?: number;
+  /** Calendar in TIMEZONE: where tenureDate starts, and which day is today. */
+  calendar: ZonedCalendar;
+}
+
+export interface CamaraServiceDeps {
+  verification: VerificationService;
+  clock: Clock;
+  settings: CamaraSettings;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+function contractTypeOf(paymentType: PaymentType): ContractType {
+  switch (paymentType) {
+    case 'prepaid': return 'PAYG';
+    case 'postpaid': return 'PAYM';
+    case 'business': return 'Business';
+    default: {
+      const never: never = paymentType;
+      throw new Error(`unknown payment type ${String(never)}`);
+    }
+  }
+}
+
+/**
+ * SIM Swap 2.1.0 and KYC Tenure 0.2.0 over the one verification service: its cache,
+ * single-flight, breakers and rate limits. The checks run in the order the specs imply:
+ * scope (403), body (400), identifier (422), partner admission (403/429), number (422/404).
+ */
+export class CamaraService {
+  constructor(private readonly deps: CamaraServiceDeps) {}
+
+  async retrieveDate(grant: AccessGrant, body: unknown): Promise<SimChange> {
+    this.requireScope(grant, 'retrieve-date');
+    const input = parseRetrieveDateBody(body);
+    const msisdn = await this.subject(grant, input.phoneNumber, 'retrieve-date');
+    const latest = await this.latestSimChange(msisdn);
+    const days = this.deps.settings.monitoredDays;
+    if (latest !== null && days !== undefined && this.deps.clock.nowMs() - latest > days * DAY_MS) {
+      return { msisdn, latestSimChangeMs: null, monitoredPeriodDays: days };
+    }
+    return { msisdn, latestSimChangeMs: latest };
+  }
+
+  async check(grant: AccessGrant, body: unknown): Promise<SimSwapCheck> {
+    this.requireScope(grant, 'check');
+    const input = parseCheckBody(body);
+    const days = this.deps.settings.monitoredDays;
+    const monitoredHours = days === undefined ? Infinity : days * 24;
+    if (input.maxAge !== undefined && input.maxAge > monitoredHours) {
+      throw new OutOfRangeError(`Check monitor period could not exceed local regulations (${days} days)`);
+    }
+    // The spec's default of 240 h, shortened to the monitored period when that is shorter.
+    const maxAgeHours = input.maxAge ?? Math.min(MAX_AGE_DEFAULT_HOURS, monitoredHours);
+    const msisdn = await this.subject(grant, input.phoneNumber, 'check');
+    const latest = await this.latestSimChange(msisdn);
+    // A new SIM activation (a new line, never swapped since) counts as a swap (sim-swap.yaml).
+    return { msisdn, swapped: latest !== null && this.deps.clock.nowMs() - latest <= maxAgeHours * HOUR_MS };
+  }
+
+  async checkTenure(grant: AccessGrant, body: unknown): Promise<TenureCheck> {
+    this.requireScope(grant, 'check-tenure');
+    const input = parseTenureBody(body);
+    const { calendar } = this.deps.settings;
+    if (input.tenureDate > calendar.dateAt(this.deps.clock.nowMs())) throw new OutOfRangeError('tenureDate must not be in the future');
+    const msisdn = await this.subject(grant, input.phoneNumber, 'check-tenure');
+    const rec = this.subscriber(await this.deps.verification.hlrFactsWithTenure(msisdn));
+    const since = rec.activatedAtMs ?? null;
+    return {
+      msisdn,
+      tenureDateCheck: since !== null && since <= calendar.startOfDayMs(input.tenureDate),
+      contractType: contractTypeOf(rec.paymentType),
+    };
+  }
+
+  private requireScope(grant: AccessGrant, operation: CamaraOperation): void {
+    if (!CAMARA_SCOPES[operation].some((s) => grant.scopes.has(s))) {
+      throw new ForbiddenError(`the access token lacks the scope ${CAMARA_SCOPES[operation].join(' or ')}`);
+    }
+  }
+
+  /** The request's number as a normalised msisdn, once the partner is admitted (403/429). */
+  private async subject(grant: AccessGrant, bodyPhone: string | undefined, operation: CamaraOperation): Promise<string> {
+    const phone = subjectOf(grant.phoneNumber, bodyPhone);
+    await this.deps.verification.admit(grant.partner, CAMARA_PARTNER_OPERATION[operation]);
+    return msisdnOfPhone(phone, this.deps.settings.plan);
+  }
+
+  /**
+   * retrieve-date's answer before the monitored period applies. The line must be a subscriber
+   * that is not terminated (CONTRACT §7): both systems are asked, in parallel, from cache.
+   */
+  private async latestSimChange(msisdn: string): Promise<number | null> {
+    const { verification } = this.deps;
+    const [hlr, sim] = await Promise.all([verification.hlrFactsWithTenure(msisdn), verification.simFactsWithActivation(msisdn)]);
+    this.subscriber(hlr);
+    const s = this.simOf(sim);
+    return s.lastSimSwapAtMs ?? s.simActivatedAtMs ?? null;
+  }
+
+  private subscriber(rec: HlrRecord | null): HlrRecord {
+    if (rec === null || rec.status === 'terminated') throw new NotSubscriberError('the phone number is not associated with a subscriber');
+    return rec;
+  }
+
+  private simOf(rec: SimRecord | null): SimRecord {
+    if (rec === null) throw new NotSubscriberError('the phone number is not associated with a subscriber');
+    return rec;
+  }
+}

@@ -1,0 +1,24 @@
+import { DomainError } from './errors';
+
+/**
+ * Conditions of the OAuth 2.0 token endpoint (RFC 6749 §5.2). A malformed request is the
+ * domain's BadRequestError (`invalid_request`); these are the token endpoint's own.
+ */
+
+/** Client authentication failed: unknown client, wrong secret, disabled partner, none given. */
+export class InvalidClientError extends DomainError {
+  readonly code = '11111';
+  readonly httpStatus = 401;
+}
+
+/** A requested scope is unknown, malformed, or beyond what the partner may hold. */
+export class InvalidScopeError extends DomainError {
+  readonly code = '11111';
+  readonly httpStatus = 400;
+}
+
+/** A grant type other than client_credentials. */
+export class UnsupportedGrantTypeError extends DomainError {
+  readonly code = '11111';
+  readonly httpStatus = 400;
+}

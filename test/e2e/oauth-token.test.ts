@@ -1,0 +1,173 @@
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { Harness, startHarness } from '../support/harness';
+import { basicAuth, fetchToken, requestToken } from '../support/oauth';
+import { DEMO, DEMO_DISABLED, DEMO_KYC_ONLY } from '../support/signing';
+
+const SIM_SWAP_SCOPES = [
+  'sim-swap', 'sim-swap:check', 'sim-swap:retrieve-date',
+  'sim-swap-subscriptions:org.camaraproject.sim-swap-subscriptions.v0.swapped:create',
+  'sim-swap-subscriptions:read', 'sim-swap-subscriptions:delete',
+];
+const ALL = [...SIM_SWAP_SCOPES, 'kyc-tenure:check-tenure'];
+const anyString: unknown = expect.any(String);
+
+describe('POST /oauth2/token (built-in issuer, client credentials)', () => {
+  let h: Harness;
+  beforeAll(async () => { h = await startHarness(); });
+  afterAll(async () => { await h.close(); });
+
+  const creds = { clientId: DEMO.apiKey, clientSecret: DEMO.secret };
+
+  it('issues a Bearer token with every scope the partner may hold when none is asked, not cached', async () => {
+    const r = await requestToken(h.url, creds);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(Object.keys(r.body).sort()).toEqual(['access_token', 'expires_in', 'scope', 'token_type']);
+    expect(r.body.token_type).toBe('Bearer');
+    expect(r.body.expires_in).toBe(3600);
+    expect(r.body.scope?.split(' ')).toEqual(ALL);
+  });
+
+  it('signs iss, aud, sub, client_id, scope, iat, exp, jti and the kid of a published ES256 key', async () => {
+    const token = await fetchToken(h.url, creds);
+    const header = decodeProtectedHeader(token);
+    expect(header).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
+    const claims = decodeJwt(token);
+    expect(claims).toMatchObject({ iss: h.url, aud: h.url, sub: DEMO.apiKey, client_id: DEMO.apiKey, scope: ALL.join(' ') });
+    expect(typeof claims.jti).toBe('string');
+    expect(claims.exp! - claims.iat!).toBe(3600);
+    expect(Math.abs(claims.iat! - Date.now() / 1000)).toBeLessThan(5);
+    const jwks = await (await fetch(`${h.url}/.well-known/jwks.json`)).json() as { keys: Array<Record<string, unknown>> };
+    expect(jwks.keys.map((k) => k.kid)).toContain(header.kid);
+  });
+
+  it('accepts client_id and client_secret as form fields too', async () => {
+    const r = await requestToken(h.url, { ...creds, via: 'form', scope: 'sim-swap:check' });
+    expect(r.status).toBe(200);
+    expect(r.body.scope).toBe('sim-swap:check');
+  });
+
+  it('grants the asked subset only, in the canonical order', async () => {
+    const r = await requestToken(h.url, { ...creds, scope: 'kyc-tenure:check-tenure sim-swap' });
+    expect(r.status).toBe(200);
+    expect(r.body.scope).toBe('sim-swap kyc-tenure:check-tenure');
+  });
+
+  it('gives a kyc-only partner only the tenure scope', async () => {
+    const r = await requestToken(h.url, { clientId: DEMO_KYC_ONLY.apiKey, clientSecret: DEMO_KYC_ONLY.secret });
+    expect(r.status).toBe(200);
+    expect(r.body.scope).toBe('kyc-tenure:check-tenure');
+  });
+
+  it('issues tokens the verifier accepts, with the partner and scopes', async () => {
+    const token = await fetchToken(h.url, { ...creds, scope: 'sim-swap:check' });
+    const grant = await h.server.accessTokens.verify(token);
+    expect(grant.partner.apiKey).toBe(DEMO.apiKey);
+    expect([...grant.scopes]).toEqual(['sim-swap:check']);
+    expect(grant.phoneNumber).toBeUndefined();
+  });
+
+  describe('invalid_client: 401 with a Basic challenge', () => {
+    const cases: Array<[string, Parameters<typeof requestToken>[1]]> = [
+      ['wrong secret (Basic)', { clientId: DEMO.apiKey, clientSecret: 'wrong' }],
+      ['wrong secret (form)', { clientId: DEMO.apiKey, clientSecret: 'wrong', via: 'form' }],
+      ['unknown client', { clientId: 'no-such-client', clientSecret: 'x' }],
+      ['disabled partner', { clientId: DEMO_DISABLED.apiKey, clientSecret: DEMO_DISABLED.secret }],
+      ['no client authentication', {}],
+      ['client_id without secret', { body: `grant_type=client_credentials&client_id=${DEMO.apiKey}` }],
+      ['another Authorization scheme', { headers: { authorization: 'Bearer abc' } }],
+      ['Basic without a colon', { headers: { authorization: `Basic ${Buffer.from('demo-key').toString('base64')}` } }],
+    ];
+    it.each(cases)('%s', async (_name, req) => {
+      const r = await requestToken(h.url, req);
+      expect(r.status).toBe(401);
+      expect(r.body).toEqual({ error: 'invalid_client', error_description: anyString });
+      expect(r.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
+      expect(r.headers.get('cache-control')).toBe('no-store');
+      expect(r.text).not.toContain('demo-secret');
+    });
+  });
+
+  it('decodes form-urlencoded Basic credentials (RFC 6749 §2.3.1)', async () => {
+    const r = await requestToken(h.url, { headers: { authorization: basicAuth(DEMO.apiKey, DEMO.secret) } });
+    expect(r.status).toBe(200);
+  });
+
+  describe('400 errors', () => {
+    const cases: Array<[string, Parameters<typeof requestToken>[1], string]> = [
+      ['another grant type', { ...creds, grantType: 'password' }, 'unsupported_grant_type'],
+      ['authorization_code', { ...creds, grantType: 'authorization_code' }, 'unsupported_grant_type'],
+      ['no grant_type', { ...creds, grantType: null }, 'invalid_request'],
+      ['an unknown scope', { ...creds, scope: 'sim-swap openid' }, 'invalid_scope'],
+      ['a scope the partner may not hold', { clientId: DEMO_KYC_ONLY.apiKey, clientSecret: DEMO_KYC_ONLY.secret, scope: 'sim-swap' }, 'invalid_scope'],
+      ['a malformed scope', { ...creds, scope: 'sim-swap  sim-swap:check' }, 'invalid_scope'],
+      ['a JSON body', { ...creds, contentType: 'application/json', body: '{"grant_type":"client_credentials"}' }, 'invalid_request'],
+      ['no content type', { ...creds, contentType: null }, 'invalid_request'],
+      ['a repeated parameter', { ...creds, body: 'grant_type=client_credentials&grant_type=client_credentials' }, 'invalid_request'],
+      ['two client authentication methods', { ...creds, body: `grant_type=client_credentials&client_id=${DEMO.apiKey}&client_secret=${DEMO.secret}` }, 'invalid_request'],
+      ['a body over the limit', { ...creds, body: `grant_type=client_credentials&pad=${'x'.repeat(9000)}` }, 'invalid_request'],
+      ['a non-UTF-8 charset', { ...creds, contentType: 'application/x-www-form-urlencoded; charset=utf-16' }, 'invalid_request'],
+    ];
+    it.each(cases)('%s', async (_name, req, error) => {
+      const r = await requestToken(h.url, req);
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual({ error, error_description: anyString });
+      expect(r.headers.get('cache-control')).toBe('no-store');
+    });
+  });
+
+  it('answers other methods with 405 and Allow: POST', async () => {
+    const r = await requestToken(h.url, { method: 'GET' });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('POST');
+    expect(r.body.error).toBe('invalid_request');
+  });
+
+  it('refuses a client after too many failed secrets with 429 and Retry-After, before checking the secret', async () => {
+    const limited = await startHarness({ env: { AUTH_FAIL_LIMIT: '3' } });
+    try {
+      for (let i = 0; i < 3; i++) expect((await requestToken(limited.url, { clientId: DEMO.apiKey, clientSecret: 'guess' })).status).toBe(401);
+      const r = await requestToken(limited.url, creds);
+      expect(r.status).toBe(429);
+      expect(r.body.error).toBe('temporarily_unavailable');
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('well-known documents of the built-in issuer', () => {
+  let h: Harness;
+  beforeAll(async () => { h = await startHarness({ env: { PUBLIC_URL: 'https://api.operator.example/' } }); });
+  afterAll(async () => { await h.close(); });
+
+  it('publishes RFC 8414 metadata under PUBLIC_URL', async () => {
+    const res = await fetch(`${h.url}/.well-known/oauth-authorization-server`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      issuer: 'https://api.operator.example',
+      token_endpoint: 'https://api.operator.example/oauth2/token',
+      jwks_uri: 'https://api.operator.example/.well-known/jwks.json',
+      grant_types_supported: ['client_credentials'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      scopes_supported: ALL,
+      response_types_supported: [],
+    });
+  });
+
+  it('publishes only public keys, each with kid, alg and use', async () => {
+    const res = await fetch(`${h.url}/.well-known/jwks.json`);
+    expect(res.status).toBe(200);
+    const { keys } = await res.json() as { keys: Array<Record<string, unknown>> };
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toEqual({ kty: 'EC', crv: 'P-256', x: anyString, y: anyString, kid: anyString, alg: 'ES256', use: 'sig' });
+  });
+
+  it('signs tokens with iss and aud = PUBLIC_URL', async () => {
+    const claims = decodeJwt(await fetchToken(h.url, { clientId: DEMO.apiKey, clientSecret: DEMO.secret }));
+    expect(claims.iss).toBe('https://api.operator.example');
+    expect(claims.aud).toBe('https://api.operator.example');
+  });
+});
