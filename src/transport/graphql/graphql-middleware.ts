@@ -14,6 +14,7 @@ import { Logger } from '../../observability/logger';
 import { repoRoot } from '../../repo-paths';
 import { GraphqlContext, createContext } from './request-context';
 import { formatGraphqlError, responsePlugin } from './graphql-errors';
+import { queryOperationsOnly } from './operation-types';
 import { MAX_COST, MAX_DEPTH, costLimitPlugin, depthLimitRule, verificationCostModel } from './query-limits';
 import { authenticateGraphql, graphqlBody, graphqlRefusal, postOnly, tagGraphql } from './request-guards';
 import { createResolvers } from './resolvers';
@@ -66,7 +67,7 @@ export async function createGraphqlMiddleware(deps: GraphqlDeps): Promise<Graphq
     includeStacktraceInErrorResponses: false,
     // main.ts owns the signals; Apollo's own handlers would race its shutdown.
     stopOnTerminationSignals: false,
-    validationRules: [depthLimitRule(MAX_DEPTH)],
+    validationRules: [queryOperationsOnly, depthLimitRule(MAX_DEPTH)],
     // Refused at parse time, before validation: a deep fragment chain would otherwise exhaust
     // graphql-js's recursion in the fragment-cycle rule (a 500). 2,000 tokens fits a full
     // 100-number batch several times over.
