@@ -126,6 +126,9 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   });
 
   server.on('request', app);
+  // Expect: 100-continue: the app answers, and the body parser sends 100 Continue only once the
+  // request is authenticated and its declared size accepted (src/transport/rest/expect-continue.ts).
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => server.emit('request', req, res));
   // While draining, every response tells its client to reconnect elsewhere.
   server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     if (shuttingDown) res.shouldKeepAlive = false;
