@@ -5,7 +5,7 @@ import { FilePartnerRegistry } from './adapters/partners/file-partner-registry';
 import { createStateStore } from './adapters/state/create-state-store';
 import { HlrHttpClient } from './adapters/upstream/hlr-http-client';
 import { SimHttpClient } from './adapters/upstream/sim-http-client';
-import { Config } from './config/config';
+import { Config, readinessDelayMs } from './config/config';
 import { AuthFailureThrottle } from './domain/auth-failure-throttle';
 import { Authenticator } from './domain/authenticator';
 import { createMsisdnNormaliser } from './domain/msisdn';
@@ -14,6 +14,7 @@ import { Clock, systemClock } from './domain/ports/clock';
 import { StateStore } from './domain/ports/state-store';
 import { VerificationService } from './domain/verification-service';
 import { Logger, createLogger } from './observability/logger';
+import { prepareShutdown } from './http-shutdown';
 import { PrometheusMetrics } from './observability/prometheus-metrics';
 import { defaultPartnersPath } from './repo-paths';
 import { loadFixtures, defaultFixturesPath } from './simulator/fixtures';
@@ -37,8 +38,14 @@ export interface RunningServer {
   simulatorUrl?: string;
   /** Re-reads PARTNERS_FILE; keeps the registry in force when the file is bad. */
   reloadPartners(): void;
-  /** Stops accepting, lets in-flight requests finish (up to SHUTDOWN_GRACE_MS), closes everything. */
+  /**
+   * Shuts down: /readyz answers 503 and every response says Connection: close at once; the
+   * service keeps accepting and serving for SHUTDOWN_READINESS_DELAY_MS; then it stops
+   * accepting, lets in-flight requests finish (up to SHUTDOWN_GRACE_MS) and closes everything.
+   */
   close(): Promise<void>;
+  /** Ends the readiness delay of a close() under way (or about to start): drain at once. */
+  drainNow(): void;
 }
 
 /** The composition root: builds every adapter from config, hands them to the service, listens. */
@@ -97,7 +104,6 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   let shuttingDown = false;
   const normalise = createMsisdnNormaliser({ countryCode: config.COUNTRY_CODE, nsnLength: config.NSN_LENGTH });
   const formatDate = createOffsetDateTimeFormatter(config.TIMEZONE);
-  // The HTTP server exists before the app: Apollo's drain plugin tracks its connections from the start.
   // Node checks both timeouts every connectionsCheckingInterval (default 30 s); check often
   // enough that a slowloris client is cut close to the configured time.
   const server = http.createServer({
@@ -106,9 +112,11 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     connectionsCheckingInterval: Math.min(5000, Math.max(100, Math.floor(config.HEADERS_TIMEOUT_MS / 4))),
     keepAliveTimeout: 65_000,
   });
+  // First on 'request', before the app can write a response: it decides Connection: close.
+  const shutdown = prepareShutdown(server);
   const graphql = await createGraphqlMiddleware({
-    httpServer: server, service, authenticator, normalise, formatDate, logger,
-    introspection: config.GRAPHQL_INTROSPECTION, bodyLimitBytes: config.BODY_LIMIT_BYTES, shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    service, authenticator, normalise, formatDate, logger,
+    introspection: config.GRAPHQL_INTROSPECTION, bodyLimitBytes: config.BODY_LIMIT_BYTES,
   });
   const app = createApp({
     logger,
@@ -129,10 +137,6 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   // Expect: 100-continue: the app answers, and the body parser sends 100 Continue only once the
   // request is authenticated and its declared size accepted (src/transport/rest/expect-continue.ts).
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => server.emit('request', req, res));
-  // While draining, every response tells its client to reconnect elsewhere.
-  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (shuttingDown) res.shouldKeepAlive = false;
-  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());
@@ -141,19 +145,25 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
 
   let closing: Promise<void> | undefined;
+  let delaySkipped = false;
+  let endDelay: (() => void) | undefined;
   const close = () => (closing ??= (async () => {
+    // Not ready at once, while still serving: a balancer needs a few seconds to stop sending
+    // here, and until then new connections must still be accepted (CONTRACT §10).
     shuttingDown = true;
-    // Apollo's drain plugin closes the same server and waits for the same requests.
-    const graphqlStopped = graphql.stop();
-    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-    // Keep-alive sockets turn idle as their last response ends; close them as they do.
-    server.closeIdleConnections();
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
-    await drained;
-    await graphqlStopped;
-    clearInterval(sweep);
-    clearTimeout(force);
+    shutdown.announce();
+    const delayMs = readinessDelayMs(config);
+    if (delayMs > 0 && !delaySkipped) {
+      logger.info({ delayMs }, 'shutting down: /readyz answers 503; still serving until the readiness delay ends');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delayMs);
+        endDelay = () => { clearTimeout(timer); resolve(); };
+      });
+    }
+    logger.info({ graceMs: config.SHUTDOWN_GRACE_MS }, 'shutting down: listener closed, finishing in-flight requests');
+    await shutdown.drain(config.SHUTDOWN_GRACE_MS);
+    // Apollo is stopped only once no request can reach it.
+    await graphql.stop();
     clearInterval(ticker);
     hlr.upstream.shutdown();
     sim.upstream.shutdown();
@@ -175,6 +185,10 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       }
     },
     close,
+    drainNow: () => {
+      delaySkipped = true;
+      endDelay?.();
+    },
   };
   if (simulator) {
     running.simulator = simulator;
