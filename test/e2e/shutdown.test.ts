@@ -82,11 +82,15 @@ describe('SIGTERM keeps every request answered (issue 16.1)', () => {
       const port = Number(new URL(svc.url).port);
       const single = Array.from({ length: 8 }, () => rawConnection(port));
       const pipelined = rawConnection(port);
-      await Promise.all([...single, pipelined].map((c) => new Promise((r) => c.socket.once('connect', r))));
+      const latePipelined = rawConnection(port);
+      await Promise.all([...single, pipelined, latePipelined].map((c) => new Promise((r) => c.socket.once('connect', r))));
       for (const c of single) c.socket.write(keepAliveRequest());
       pipelined.socket.write(keepAliveRequest() + keepAliveRequest()); // one write: both parsed before any answer
+      latePipelined.socket.write(keepAliveRequest());
       await sleep(100);
       svc.proc.kill('SIGTERM');
+      await sleep(50);
+      latePipelined.socket.write(keepAliveRequest()); // pipelined behind an answer not yet written, after the signal
 
       for (const c of single) {
         const { data, error } = await c.closed;
@@ -96,6 +100,8 @@ describe('SIGTERM keeps every request answered (issue 16.1)', () => {
       const { data, error } = await pipelined.closed;
       // The first answer keeps the connection open, since the second request is already read on it.
       expect({ error, answers: responsesOf(data).map((a) => `${a.status} ${a.connection}`) }).toEqual({ error: undefined, answers: ['200 keep-alive', '200 close'] });
+      const late = await latePipelined.closed;
+      expect({ error: late.error, answers: responsesOf(late.data).map((a) => `${a.status} ${a.connection}`) }).toEqual({ error: undefined, answers: ['200 keep-alive', '200 close'] });
       expect(await svc.exited).toBe(0);
     } finally {
       await stopped(svc);
@@ -152,12 +158,19 @@ describe('SIGTERM keeps every request answered (issue 16.1)', () => {
       expect(exitCode).toBe(0);
       expect(exitedAt - termAt).toBeGreaterThanOrEqual(delayMs);
       expect(inFlight.length).toBeGreaterThanOrEqual(8);
-      expect(inFlight.every((o) => o.status === 200)).toBe(true);
+      expect(inFlight.filter((o) => o.status !== 200).map((o) => `${o.status ?? o.error} +${o.endedAt - termAt} ms`)).toEqual([]);
       expect(during.length).toBeGreaterThan(16); // the delay kept serving, on new connections too
       expect(afterSignal.filter((o) => o.connection !== 'close').map((o) => `${o.status} ${o.connection} +${o.endedAt - termAt} ms`)).toEqual([]);
-      // The only failure allowed: a connection refused once the listener closed (the request never reached us).
-      expect(errors.filter((o) => o.error !== 'ECONNREFUSED').map((o) => `${o.error} reused=${o.reused} +${o.endedAt - termAt} ms`)).toEqual([]);
-      expect(errors.every((o) => o.sentAt >= termAt + delayMs)).toBe(true);
+      // The only failures allowed are connections the service never accepted, so it never read
+      // their request: refused once the listener closed, or reset by the kernel because the
+      // handshake completed in the instant the listener closed (a new connection, never a reused one).
+      const listenerClosedAt = Date.parse(/"time":"([^"]+)"[^\n]*listener closed/.exec(svc.output())?.[1] ?? '');
+      expect(listenerClosedAt - termAt).toBeGreaterThanOrEqual(delayMs);
+      const notAccepted = (o: Outcome) => o.error === 'ECONNREFUSED' ||
+        (o.error === 'ECONNRESET' && !o.reused && o.endedAt >= listenerClosedAt && o.endedAt <= listenerClosedAt + 100);
+      expect(errors.filter((o) => !notAccepted(o)).map((o) => `${o.error} reused=${o.reused} +${o.endedAt - termAt} ms`)).toEqual([]);
+      expect(errors.filter((o) => o.error === 'ECONNRESET').length).toBeLessThanOrEqual(16);
+      expect(errors.filter((o) => o.endedAt < listenerClosedAt).map((o) => `${o.error} +${o.endedAt - termAt} ms`)).toEqual([]);
       expect(outcomes.filter((o) => o.status !== undefined && o.status !== 200)).toEqual([]);
     } finally {
       running = false;
