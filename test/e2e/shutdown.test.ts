@@ -73,7 +73,7 @@ function rawConnection(port: number): { socket: Socket; closed: Promise<{ data: 
 describe('SIGTERM keeps every request answered (issue 16.1)', () => {
   let sim: Simulator;
   let simEnv: Record<string, string>;
-  beforeAll(async () => ({ sim, env: simEnv } = await slowSimulator(300)));
+  beforeAll(async () => ({ sim, env: simEnv } = await slowSimulator(1000)));
   afterAll(() => sim.close());
 
   it('responses in flight at the signal say Connection: close; a pipelined pair is answered in full', async () => {
@@ -150,10 +150,12 @@ describe('SIGTERM keeps every request answered (issue 16.1)', () => {
       running = false;
       await Promise.all(workers);
 
+      // When the service handled the signal (its own log line): a busy machine may take a while.
+      const handledAt = Date.parse(/"time":"([^"]+)"[^\n]*"msg":"shutting down"/.exec(svc.output())?.[1] ?? '');
       const errors = outcomes.filter((o) => o.error !== undefined);
       const inFlight = outcomes.filter((o) => o.sentAt < termAt && o.endedAt > termAt);
-      // Written after the signal: anything sent after it, and what was still in flight 50 ms after it.
-      const afterSignal = outcomes.filter((o) => o.status !== undefined && (o.sentAt >= termAt || o.endedAt > termAt + 50));
+      // Written after the signal: anything sent after the service handled it, and what was still in flight 50 ms after that.
+      const afterSignal = outcomes.filter((o) => o.status !== undefined && (o.sentAt >= handledAt || o.endedAt > handledAt + 50));
       const during = outcomes.filter((o) => o.sentAt >= termAt && o.status === 200);
       expect(exitCode).toBe(0);
       expect(exitedAt - termAt).toBeGreaterThanOrEqual(delayMs);
@@ -165,17 +167,19 @@ describe('SIGTERM keeps every request answered (issue 16.1)', () => {
       // their request: refused once the listener closed, or reset by the kernel because the
       // handshake completed in the instant the listener closed (a new connection, never a reused one).
       const listenerClosedAt = Date.parse(/"time":"([^"]+)"[^\n]*listener closed/.exec(svc.output())?.[1] ?? '');
-      expect(listenerClosedAt - termAt).toBeGreaterThanOrEqual(delayMs);
-      const notAccepted = (o: Outcome) => o.error === 'ECONNREFUSED' ||
-        (o.error === 'ECONNRESET' && !o.reused && o.endedAt >= listenerClosedAt && o.endedAt <= listenerClosedAt + 100);
+      expect(listenerClosedAt - handledAt).toBeGreaterThanOrEqual(delayMs);
+      const notAccepted = (o: Outcome) => o.error === 'ECONNREFUSED' || (o.error === 'ECONNRESET' && !o.reused && o.endedAt >= listenerClosedAt);
       expect(errors.filter((o) => !notAccepted(o)).map((o) => `${o.error} reused=${o.reused} +${o.endedAt - termAt} ms`)).toEqual([]);
       expect(errors.filter((o) => o.error === 'ECONNRESET').length).toBeLessThanOrEqual(16);
       expect(errors.filter((o) => o.endedAt < listenerClosedAt).map((o) => `${o.error} +${o.endedAt - termAt} ms`)).toEqual([]);
       expect(outcomes.filter((o) => o.status !== undefined && o.status !== 200)).toEqual([]);
+      // The service's own count: every request it read was answered, and the answer arrived.
+      expect(svc.count(/"msg":"request aborted"/)).toBe(0);
+      expect(svc.count(/^(?=.*"msg":"request")(?=.*"path":"\/eai\/verify_customer\/query\/kyc")/)).toBe(outcomes.filter((o) => o.status !== undefined).length);
     } finally {
       running = false;
       agent.destroy();
-      sim.setFault('hlr', { latencyMs: 300 });
+      sim.setFault('hlr', { latencyMs: 1000 });
       await stopped(svc);
     }
   });
