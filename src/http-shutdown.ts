@@ -26,6 +26,7 @@ export interface ServerShutdown {
 
 const SWEEP_MS = 50;
 const FRESH_IDLE_MS = 1000;
+const MAX_ACCEPT_TURNS = 20;
 
 export function prepareShutdown(server: http.Server): ServerShutdown {
   let announced = false;
@@ -37,6 +38,7 @@ export function prepareShutdown(server: http.Server): ServerShutdown {
   /** Responses told to close, with the keep-alive Node had decided for them. */
   const overridden = new WeakMap<http.ServerResponse, boolean>();
   const acceptedAt = new WeakMap<Socket, number>();
+  let accepted = 0;
 
   const closeAfter = (res: http.ServerResponse) => {
     if (res.headersSent || overridden.has(res)) return;
@@ -45,6 +47,7 @@ export function prepareShutdown(server: http.Server): ServerShutdown {
   };
 
   server.on('connection', (socket: Socket) => {
+    accepted++;
     sockets.add(socket);
     acceptedAt.set(socket, Date.now());
     socket.once('close', () => sockets.delete(socket));
@@ -83,6 +86,14 @@ export function prepareShutdown(server: http.Server): ServerShutdown {
       }
     },
     async drain(graceMs) {
+      // The kernel resets the connections it completed but the service has not accepted yet
+      // when the listener closes. Close right after an event-loop turn that accepted nothing,
+      // when that queue is as short as it gets (a few turns at most).
+      for (let turn = 0; turn < MAX_ACCEPT_TURNS; turn++) {
+        const before = accepted;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (accepted === before) break;
+      }
       // net.Server's close, not http.Server's: the latter also destroys connections that are
       // accepted but have not delivered their request yet, and that request would be lost.
       const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
