@@ -160,7 +160,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
         endDelay = () => { clearTimeout(timer); resolve(); };
       });
     }
-    logger.info({ graceMs: config.SHUTDOWN_GRACE_MS }, 'shutting down: listener closed, finishing in-flight requests');
+    logger.info({ graceMs: config.SHUTDOWN_GRACE_MS }, 'shutting down: closing the listener, finishing in-flight requests');
     await shutdown.drain(config.SHUTDOWN_GRACE_MS);
     // Apollo is stopped only once no request can reach it.
     await graphql.stop();

@@ -482,7 +482,7 @@ describe('faults under steady load', () => {
         await l.stop();
         const all = l.samples;
         const afterExit = await fetch(`${svc.url}/healthz`).then(() => 'answered', (err: Error) => (err.cause as NodeJS.ErrnoException | undefined)?.code ?? err.message);
-        const closedAt = Date.parse(/"time":"([^"]+)"[^\n]*listener closed/.exec(svc.output())?.[1] ?? '');
+        const closedAt = Date.parse(/"time":"([^"]+)"[^\n]*closing the listener/.exec(svc.output())?.[1] ?? '');
         // When the service handled the signal (its own log line): a busy machine may take a while.
         const handledAt = Date.parse(/"time":"([^"]+)"[^\n]*"msg":"shutting down"/.exec(svc.output())?.[1] ?? '');
         const notReady = watch.seen.find((r) => r.at >= termAt && r.httpStatus === 503);

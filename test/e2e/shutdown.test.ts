@@ -166,7 +166,7 @@ describe('SIGTERM keeps every request answered (issue 16.1)', () => {
       // The only failures allowed are connections the service never accepted, so it never read
       // their request: refused once the listener closed, or reset by the kernel because the
       // handshake completed in the instant the listener closed (a new connection, never a reused one).
-      const listenerClosedAt = Date.parse(/"time":"([^"]+)"[^\n]*listener closed/.exec(svc.output())?.[1] ?? '');
+      const listenerClosedAt = Date.parse(/"time":"([^"]+)"[^\n]*closing the listener/.exec(svc.output())?.[1] ?? '');
       expect(listenerClosedAt - handledAt).toBeGreaterThanOrEqual(delayMs);
       const notAccepted = (o: Outcome) => o.error === 'ECONNREFUSED' || (o.error === 'ECONNRESET' && !o.reused && o.endedAt >= listenerClosedAt);
       expect(errors.filter((o) => !notAccepted(o)).map((o) => `${o.error} reused=${o.reused} +${o.endedAt - termAt} ms`)).toEqual([]);
