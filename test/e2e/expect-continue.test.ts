@@ -25,7 +25,8 @@ function gqlHeaders(): [string, string][] {
 
 describe('Expect: 100-continue (issue 16.7)', () => {
   let h: Harness;
-  beforeAll(async () => { h = await startHarness({ env: { BODY_LIMIT_BYTES: String(LIMIT) } }); });
+  const EVENTS_TOKEN = 'events-token-for-expect-continue';
+  beforeAll(async () => { h = await startHarness({ env: { BODY_LIMIT_BYTES: String(LIMIT), EVENTS_TOKEN } }); });
   afterAll(() => h.close());
 
   describe('REST', () => {
@@ -63,6 +64,22 @@ describe('Expect: 100-continue (issue 16.7)', () => {
       expect(r.continued).toBe(true);
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ code: '00000', result: { msisdn: '255712000001' } });
+    });
+  });
+
+  describe('the events route', () => {
+    const body = JSON.stringify({ msisdn: '255712000001' });
+
+    it('without its bearer token gets 401 without 100 Continue', async () => {
+      const r = await expectContinue(h.server.port, head('/internal/events/sim-swap', body.length), body);
+      expect(r.continued).toBe(false);
+      expect(r.status).toBe(401);
+    });
+
+    it('with its bearer token gets 100 Continue, then its answer', async () => {
+      const r = await expectContinue(h.server.port, head('/internal/events/sim-swap', body.length, [['Authorization', `Bearer ${EVENTS_TOKEN}`]]), body);
+      expect(r.continued).toBe(true);
+      expect(r.status).toBe(200);
     });
   });
 

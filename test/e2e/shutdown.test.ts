@@ -197,9 +197,19 @@ describe('SIGTERM: not ready first, then drain (issue 16.2)', () => {
     const svc = await startServiceProcess({ SHUTDOWN_READINESS_DELAY_MS: String(delayMs), LOG_LEVEL: 'info' });
     try {
       expect(await readyz(svc.url)).toMatchObject({ status: 200, body: { status: 'ready' } });
+      // A keep-alive connection answered before the signal, used again after it.
+      const idle = rawConnection(Number(new URL(svc.url).port));
+      const firstAnswer = new Promise<void>((resolve) => idle.socket.on('data', () => resolve()));
+      idle.socket.write(keepAliveRequest());
+      await firstAnswer;
+      await sleep(50);
       const termAt = Date.now();
       svc.proc.kill('SIGTERM');
       await sleep(100);
+      idle.socket.write(keepAliveRequest());
+      const reused = await idle.closed;
+      expect({ error: reused.error, answers: responsesOf(reused.data).map((a) => `${a.status} ${a.connection}`) })
+        .toEqual({ error: undefined, answers: ['200 keep-alive', '200 close'] });
       expect(await readyz(svc.url)).toMatchObject({ status: 503, body: { status: 'shutting_down' } });
       expect(await outcome(fetch(`${svc.url}/healthz`))).toBe(200);
       const kyc = await fetch(`${svc.url}${KYC}?${signedQuery(DEMO)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: kycBody() });
