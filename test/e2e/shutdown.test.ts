@@ -76,14 +76,15 @@ describe('SIGTERM keeps every request answered (issue 16.1)', () => {
   beforeAll(async () => ({ sim, env: simEnv } = await slowSimulator(1000)));
   afterAll(() => sim.close());
 
-  it('responses in flight at the signal say Connection: close; a pipelined pair is answered in full', async () => {
+  it('responses in flight at the signal say Connection: close; pipelined and newly connected requests are answered in full', async () => {
     const svc = await startServiceProcess({ ...simEnv, SHUTDOWN_READINESS_DELAY_MS: '0' });
     try {
       const port = Number(new URL(svc.url).port);
       const single = Array.from({ length: 8 }, () => rawConnection(port));
       const pipelined = rawConnection(port);
       const latePipelined = rawConnection(port);
-      await Promise.all([...single, pipelined, latePipelined].map((c) => new Promise((r) => c.socket.once('connect', r))));
+      const quiet = rawConnection(port); // connected before the signal, its request written after it
+      await Promise.all([...single, pipelined, latePipelined, quiet].map((c) => new Promise((r) => c.socket.once('connect', r))));
       for (const c of single) c.socket.write(keepAliveRequest());
       pipelined.socket.write(keepAliveRequest() + keepAliveRequest()); // one write: both parsed before any answer
       latePipelined.socket.write(keepAliveRequest());
@@ -91,6 +92,8 @@ describe('SIGTERM keeps every request answered (issue 16.1)', () => {
       svc.proc.kill('SIGTERM');
       await sleep(50);
       latePipelined.socket.write(keepAliveRequest()); // pipelined behind an answer not yet written, after the signal
+      await sleep(250); // several sweeps of idle connections later
+      quiet.socket.write(keepAliveRequest());
 
       for (const c of single) {
         const { data, error } = await c.closed;
@@ -100,6 +103,8 @@ describe('SIGTERM keeps every request answered (issue 16.1)', () => {
       const { data, error } = await pipelined.closed;
       // The first answer keeps the connection open, since the second request is already read on it.
       expect({ error, answers: responsesOf(data).map((a) => `${a.status} ${a.connection}`) }).toEqual({ error: undefined, answers: ['200 keep-alive', '200 close'] });
+      const q = await quiet.closed;
+      expect({ error: q.error, answers: responsesOf(q.data).map((a) => `${a.status} ${a.connection}`) }).toEqual({ error: undefined, answers: ['200 close'] });
       const late = await latePipelined.closed;
       expect({ error: late.error, answers: responsesOf(late.data).map((a) => `${a.status} ${a.connection}`) }).toEqual({ error: undefined, answers: ['200 keep-alive', '200 close'] });
       expect(await svc.exited).toBe(0);
