@@ -72,6 +72,12 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Longest wait for in-flight requests on SIGTERM before connections are cut. */
   SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
+  /**
+   * After SIGTERM, how long /readyz answers 503 while the service still accepts and serves, so a
+   * balancer takes the instance out before its listener closes. Unset: see readinessDelayMs().
+   */
+  SHUTDOWN_READINESS_DELAY_MS: z.string().regex(/^\d{1,9}$/, 'must be a whole number of milliseconds')
+    .transform(Number).pipe(z.number().max(600_000)).optional(),
   /** Whole request (headers and body) must arrive within this; slower clients get 408 and a closed socket. */
   REQUEST_TIMEOUT_MS: int(100, 600_000, 30_000),
   /** Request headers must arrive within this (slowloris); at most REQUEST_TIMEOUT_MS. */
@@ -146,6 +152,14 @@ export const configSchema = z.object({
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** Production waits 5 s for the balancer by default; development and tests (npm start, Ctrl-C) do not wait. */
+export const PRODUCTION_READINESS_DELAY_MS = 5000;
+
+/** SHUTDOWN_READINESS_DELAY_MS as set, else 5000 with NODE_ENV=production and 0 otherwise. */
+export function readinessDelayMs(c: Pick<Config, 'SHUTDOWN_READINESS_DELAY_MS' | 'NODE_ENV'>): number {
+  return c.SHUTDOWN_READINESS_DELAY_MS ?? (c.NODE_ENV === 'production' ? PRODUCTION_READINESS_DELAY_MS : 0);
+}
 
 export class ConfigError extends Error {}
 
