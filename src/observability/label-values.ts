@@ -1,4 +1,4 @@
-import { OPERATIONS, Operation } from '../domain/operation';
+import { OPERATIONS } from '../domain/operation';
 import {
   AuthFailureReason, BreakerState, CacheOutcome, TxnOutcome, UpstreamOutcome,
 } from '../domain/ports/metrics';
@@ -17,7 +17,7 @@ function keys<K extends string>(all: Record<K, true>): readonly K[] {
 }
 
 export const LABELS = {
-  operation: OPERATIONS as readonly Operation[],
+  operation: OPERATIONS,
   interface: keys<Interface>({ rest: true, graphql: true }),
   cacheOutcome: keys<CacheOutcome>({ hit: true, miss: true, stale: true }),
   txnOutcome: keys<TxnOutcome>({ new: true, replayed: true, conflict: true, in_flight: true }),

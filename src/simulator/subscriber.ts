@@ -95,6 +95,6 @@ function isOneOf<T extends string>(allowed: readonly T[], v: unknown): v is T {
 
 function show(v: unknown): string {
   if (v === undefined) return 'nothing';
-  const s = JSON.stringify(v) ?? String(v);
+  const s = JSON.stringify(v) ?? typeof v; // undefined only for a function or symbol: never in JSON
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }

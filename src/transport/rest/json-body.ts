@@ -87,7 +87,7 @@ function readPlainJson(req: Request, expected: number, next: NextFunction): void
   };
   const onEnd = () => {
     if (received !== expected) return settle(new BadRequestError('body could not be read'));
-    const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received);
+    const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received);
     if (!isUtf8(bytes)) return settle(new BadRequestError('body is not valid UTF-8')); // as the verify hook above
     let text = bytes.toString('utf8');
     if (text.charCodeAt(0) === BOM) text = text.slice(1); // iconv-lite, under body-parser, drops it too
@@ -109,7 +109,7 @@ function readPlainJson(req: Request, expected: number, next: NextFunction): void
 /** body-parser's strict mode: an empty body is {}, anything but an object or array is refused. */
 function parseStrict(text: string): unknown {
   if (text.length === 0) return {};
-  const first = /^[\x20\x09\x0a\x0d]*(.?)/.exec(text)?.[1];
+  const first = /^[ \t\n\r]*(.?)/.exec(text)?.[1];
   if (first !== '{' && first !== '[') throw new SyntaxError('strict violation');
   return JSON.parse(text);
 }
