@@ -8,6 +8,7 @@ import { defaultFixturesPath, loadFixtures } from '../../src/simulator/fixtures'
 import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { waitForMode } from '../contract/state-store.contract';
 import { Harness, Reply, postJson, startHarness, txnId } from '../support/harness';
+import { stringMatching } from '../support/matchers';
 import { RedisClusterProcess, startRedisCluster } from '../support/redis-cluster';
 import { RedisProcess, startRedis } from '../support/redis-server';
 
@@ -23,7 +24,7 @@ interface Sample { at: number; status: number; wellFormed: boolean; ms?: number 
 function wellFormed(op: 'kyc' | 'sim_swap', r: Reply): boolean {
   if (r.status === 200) return r.body?.code === '00000' && typeof r.body.result?.msisdn === 'string';
   const failure = op === 'kyc' ? r.body : r.body?.response;
-  return typeof failure?.code === 'string' && /^(Error Process|Unexpected system Error)/.test(failure.desc);
+  return typeof failure?.code === 'string' && /^(Error Process|Unexpected system Error)/.test(failure.desc ?? '');
 }
 
 async function readyz(h: Harness): Promise<{ status: string; store: string }> {
@@ -129,7 +130,7 @@ describe('Redis goes away mid-traffic and comes back', () => {
     expect(await raw.exists(`${prefix}t:demo-key:${fresh}`, `${prefix}c:kyc:255712000003`)).toBe(2);
 
     const logged = logLines.map((l) => JSON.parse(l) as { level: string; msg: string });
-    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: expect.stringMatching(/^Redis unreachable: serving degraded/) }));
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: stringMatching(/^Redis unreachable: serving degraded/) }));
     expect(logged).toContainEqual(expect.objectContaining({ level: 'info', msg: 'Redis reachable again: state back on Redis' }));
     expect(await (await fetch(`${a.url}/metrics`)).text()).toMatch(/verify_state_store_mode\{mode="redis"\} 1/);
   });

@@ -16,12 +16,12 @@ describe('POST /internal/events/sim-swap (CONTRACT §5)', () => {
     expect(before.body.result).toEqual({ msisdn: '255712000002', sim_swapped: 'false' });
     h.sim.upsert({ msisdn: '255712000002', status: 'active', paymentType: 'postpaid', iccid: '8925500000000000099', lastSimSwapAt: new Date().toISOString() });
     const cached = await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000002' });
-    expect(cached.body.result.sim_swapped).toBe('false');
+    expect(cached.body.result?.sim_swapped).toBe('false');
     const ev = await event(h, { msisdn: '0712000002' }, `Bearer ${TOKEN}`);
     expect(ev.status).toBe(200);
     expect(ev.body).toEqual({ code: '00000', desc: 'Success' });
     const after = await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000002' });
-    expect(after.body.result.sim_swapped).toBe('true');
+    expect(after.body.result?.sim_swapped).toBe('true');
   });
 
   it.each([undefined, 'Bearer wrong-token-0123456789', TOKEN, `bearer ${TOKEN}x`])('refuses the authorization %p with 401 11111', async (authorization) => {

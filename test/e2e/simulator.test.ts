@@ -9,12 +9,29 @@ import { syntheticSubscriber, SYNTHETIC_RATES } from '../../src/simulator/synthe
 const HOUR = 3_600_000;
 const now = new Date('2026-11-20T08:15:00Z');
 
+/** Every field the simulator's answers hold: an HLR record, a SIM record, or an error. */
+interface SimAnswer {
+  msisdn?: string;
+  status?: string;
+  paymentType?: string;
+  iccid?: string;
+  lastSimSwapAt?: string | null;
+  error?: string;
+}
+
+function simAnswer(text: string): SimAnswer | undefined {
+  if (!text) return undefined;
+  const parsed: unknown = JSON.parse(text);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`not a JSON object: ${text}`);
+  return parsed;
+}
+
 async function call(base: string, method: string, p: string, body?: unknown) {
   const init: RequestInit = { method, headers: { 'content-type': 'application/json' } };
   if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
   const res = await fetch(base + p, init);
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type'), body: text ? JSON.parse(text) : undefined };
+  return { status: res.status, type: res.headers.get('content-type'), body: simAnswer(text) };
 }
 
 describe('simulator serving the demo fixture', () => {
@@ -46,9 +63,9 @@ describe('simulator serving the demo fixture', () => {
   });
 
   it('resolves the relative swap dates of the demo fixture against the load time', async () => {
-    expect((await get('/sim/subscribers/255712000006/sim')).body.lastSimSwapAt).toBe(toRfc3339Seconds(now.getTime() - 3 * HOUR));
-    expect((await get('/sim/subscribers/255712000008/sim')).body.lastSimSwapAt).toBe('2026-11-20T07:45:00Z');
-    expect((await get('/sim/subscribers/255712000007/sim')).body.lastSimSwapAt).toBe('2026-08-22T08:15:00Z');
+    expect((await get('/sim/subscribers/255712000006/sim')).body?.lastSimSwapAt).toBe(toRfc3339Seconds(now.getTime() - 3 * HOUR));
+    expect((await get('/sim/subscribers/255712000008/sim')).body?.lastSimSwapAt).toBe('2026-11-20T07:45:00Z');
+    expect((await get('/sim/subscribers/255712000007/sim')).body?.lastSimSwapAt).toBe('2026-08-22T08:15:00Z');
   });
 
   it('answers 404 on both systems for a number that is not a subscriber', async () => {
@@ -59,7 +76,7 @@ describe('simulator serving the demo fixture', () => {
   it('answers 404 for unknown routes and methods without counting them as upstream calls', async () => {
     for (const [m, p] of [['GET', '/'], ['POST', '/hlr/subscribers/255712000001'], ['GET', '/hlr/subscribers/'],
       ['GET', '/sim/subscribers/255712000001'], ['GET', '/__admin/nothing'], ['PUT', '/__admin/faults/xyz']]) {
-      expect((await call(base, m!, p!, m === 'GET' ? undefined : {})).status).toBe(404);
+      expect((await call(base, m, p, m === 'GET' ? undefined : {})).status).toBe(404);
     }
     expect(sim.calls()).toEqual({ hlr: 0, sim: 0 });
   });
@@ -68,10 +85,10 @@ describe('simulator serving the demo fixture', () => {
     const res = await put('/__admin/subscribers/255712000099', { msisdn: '255700000000', status: 'active',
       paymentType: 'postpaid', iccid: '8925500000000000099', lastSimSwapAt: 'now-1h' });
     expect(res.status).toBe(200);
-    expect(res.body.msisdn).toBe('255712000099');
+    expect(res.body?.msisdn).toBe('255712000099');
     expect((await get('/hlr/subscribers/255712000099')).body).toEqual(
       { msisdn: '255712000099', status: 'active', paymentType: 'postpaid' });
-    const swappedAt = Date.parse((await get('/sim/subscribers/255712000099/sim')).body.lastSimSwapAt);
+    const swappedAt = Date.parse((await get('/sim/subscribers/255712000099/sim')).body?.lastSimSwapAt ?? '');
     expect(Date.now() - swappedAt).toBeGreaterThan(HOUR - 5000);
     expect(Date.now() - swappedAt).toBeLessThan(HOUR + 5000);
     expect((await get('/hlr/subscribers/255700000000')).status).toBe(404);
@@ -80,16 +97,16 @@ describe('simulator serving the demo fixture', () => {
   it('rejects bad admin bodies with 400 naming the problem and keeps serving', async () => {
     const good = { status: 'active', paymentType: 'prepaid', iccid: '8925500000000000001', lastSimSwapAt: null };
     const sub = '/__admin/subscribers/255712000001';
-    expect((await put(sub, { ...good, status: 'gone' })).body.error).toMatch(/status/);
-    expect((await put(sub, { ...good, lastSimSwapAt: '2026-02-30T00:00:00Z' })).body.error).toMatch(/lastSimSwapAt/);
-    expect((await put(sub, { ...good, lastSwapAt: null })).body.error).toMatch(/lastSwapAt/);
-    expect((await put('/__admin/subscribers/0712000001', good)).body.error).toMatch(/msisdn/);
+    expect((await put(sub, { ...good, status: 'gone' })).body?.error).toMatch(/status/);
+    expect((await put(sub, { ...good, lastSimSwapAt: '2026-02-30T00:00:00Z' })).body?.error).toMatch(/lastSimSwapAt/);
+    expect((await put(sub, { ...good, lastSwapAt: null })).body?.error).toMatch(/lastSwapAt/);
+    expect((await put('/__admin/subscribers/0712000001', good)).body?.error).toMatch(/msisdn/);
     for (const body of ['{not json', '[]', '"x"', '']) expect((await put(sub, body)).status).toBe(400);
     for (const body of [{ errorRate: 2 }, { latencyMs: -1 }, { latencyMs: 1.5 }, { down: 'yes' }, { slow: true }, [1]]) {
       expect((await put('/__admin/faults/hlr', body)).status).toBe(400);
     }
     expect((await put(sub, { pad: 'x'.repeat(70 * 1024) })).status).toBe(413);
-    expect((await get('/hlr/subscribers/255712000001')).body.status).toBe('active');
+    expect((await get('/hlr/subscribers/255712000001')).body?.status).toBe('active');
     expect(sim.calls().hlr).toBe(1);
   });
 
@@ -110,7 +127,7 @@ describe('simulator serving the demo fixture', () => {
     const results = [];
     for (let i = 0; i < 10; i++) results.push(await get('/sim/subscribers/255712000001/sim'));
     expect(results.map((r) => r.status)).toEqual([200, 503, 200, 503, 200, 503, 200, 503, 200, 503]);
-    expect(results[1]!.body).toEqual({ error: 'injected fault' });
+    expect(results[1].body).toEqual({ error: 'injected fault' });
     expect(sim.calls().sim).toBe(10);
   });
 
@@ -156,11 +173,11 @@ describe('simulator in synthetic mode', () => {
     const again = await call(base, 'GET', '/sim/subscribers/255799123456/sim');
     expect(first.status).toBe(200);
     expect(again.body).toEqual(first.body);
-    expect(first.body.iccid).toMatch(/^89255\d{14}$/);
+    expect(first.body?.iccid).toMatch(/^89255\d{14}$/);
   });
 
   it('still answers fixture numbers from the fixture', async () => {
-    expect((await call(base, 'GET', '/hlr/subscribers/255712000004')).body.status).toBe('terminated');
+    expect((await call(base, 'GET', '/hlr/subscribers/255712000004')).body?.status).toBe('terminated');
   });
 
   it('answers 404 on both systems for a number the hash makes a non-subscriber', async () => {

@@ -6,6 +6,7 @@ import { noopMetrics } from '../../src/domain/ports/metrics';
 import { StateStore } from '../../src/domain/ports/state-store';
 import { createLogger } from '../../src/observability/logger';
 import { describeStateStoreContract, waitForMode } from '../contract/state-store.contract';
+import { stringMatching } from '../support/matchers';
 import { RedisProcess, startRedis } from '../support/redis-server';
 
 let redis: RedisProcess;
@@ -49,7 +50,7 @@ describe('standalone Redis key layout', () => {
     expect(await raw.get('lay:c:kyc:255712000001')).toBe('mi73jew0|active/prepaid');
     expect(await raw.get('lay:t:demo-key:T1')).toBe('ckyc|0712000001|');
     expect(await raw.get('lay:t:demo-key:T2')).toBe('d15:kyc|0712000002|{"r":1}');
-    expect(await raw.hgetall('lay:r:demo-key')).toEqual({ t: '9', u: expect.stringMatching(/^\d{13}$/) });
+    expect(await raw.hgetall('lay:r:demo-key')).toEqual({ t: '9', u: stringMatching(/^\d{13}$/) });
     expect(await raw.pttl('lay:c:kyc:255712000001')).toBeGreaterThan(299_000);
     expect(await raw.pttl('lay:t:demo-key:T1')).toBeGreaterThan(59_000);
     expect(await raw.pttl('lay:t:demo-key:T2')).toBeGreaterThan(86_399_000);

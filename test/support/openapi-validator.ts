@@ -101,7 +101,8 @@ export class OpenApiSpec {
     const errors: string[] = [];
     if (schema.type !== undefined) {
       const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-      if (!types.some((t) => hasType(value, t as string))) return [`${at}: expected ${types.join(' or ')}, got ${describe(value)}`];
+      if (!types.every((t) => typeof t === 'string')) throw new Error(`openapi-validator: a type that is not a name at ${at}`);
+      if (!types.some((t) => hasType(value, t))) return [`${at}: expected ${types.join(' or ')}, got ${describe(value)}`];
     }
     if ('const' in schema && !sameJson(value, schema.const)) errors.push(`${at}: must be ${JSON.stringify(schema.const)}, got ${describe(value)}`);
     if (Array.isArray(schema.enum) && !schema.enum.some((e) => sameJson(value, e))) {
@@ -142,7 +143,8 @@ export class OpenApiSpec {
     const properties = (schema.properties ?? {}) as Schema;
     if (Array.isArray(schema.required)) {
       for (const name of schema.required) {
-        if (!Object.prototype.hasOwnProperty.call(value, name as string)) errors.push(`${at}: missing required property "${String(name)}"`);
+        if (typeof name !== 'string') throw new Error(`openapi-validator: a required name that is not a string at ${at}`);
+        if (!Object.prototype.hasOwnProperty.call(value, name)) errors.push(`${at}: missing required property "${name}"`);
       }
     }
     for (const [name, v] of Object.entries(value)) {
@@ -151,7 +153,7 @@ export class OpenApiSpec {
       } else if (schema.additionalProperties === false) {
         errors.push(`${at}: unexpected property "${name}"`);
       } else if (isObject(schema.additionalProperties)) {
-        errors.push(...this.validate(schema.additionalProperties as Schema, v, `${at}/${name}`));
+        errors.push(...this.validate(schema.additionalProperties, v, `${at}/${name}`));
       }
     }
     return errors;

@@ -64,7 +64,7 @@ export interface SteadyLoadOptions {
   /** Statuses the contract allows for the condition under test; any other counts as malformed. */
   allowedStatuses?: readonly number[];
   /** Further checks of a reply; each string returned is a problem that makes it malformed. */
-  validate?(op: LoadOperation, status: number, headers: http.IncomingHttpHeaders, body: unknown, text: string): string[];
+  validate?: (op: LoadOperation, status: number, headers: http.IncomingHttpHeaders, body: unknown, text: string) => string[];
   /** A request without an answer by then counts as no answer (error TIMEOUT). */
   requestTimeoutMs?: number;
   maxSockets?: number;
