@@ -63,7 +63,7 @@ function run(spec: LoadSpec, factory: RequestFactory, opts: { durationS?: number
       const cpu = process.cpuUsage(cpuBefore);
       const loadgenCpuPct = ((cpu.user + cpu.system) / 1e6 / durationS) * 100;
       const sorted = latencies.subarray(0, n).sort();
-      const pct = (p: number) => (n === 0 ? 0 : (sorted[Math.min(n - 1, Math.floor(p * n))] as number) / 1000);
+      const pct = (p: number) => (n === 0 ? 0 : sorted[Math.min(n - 1, Math.floor(p * n))] / 1000);
       const statusCounts: Record<string, number> = {};
       let expected = 0;
       for (const [code, { count }] of Object.entries(r.statusCodeStats)) {
@@ -99,7 +99,7 @@ async function runAtRate(spec: LoadSpec, factory: RequestFactory, durationS: num
   const cpu = process.cpuUsage(cpuBefore);
   const sorted = out.latenciesUs.sort();
   const n = sorted.length;
-  const pct = (p: number) => (n === 0 ? 0 : (sorted[Math.min(n - 1, Math.floor(p * n))] as number) / 1000);
+  const pct = (p: number) => (n === 0 ? 0 : sorted[Math.min(n - 1, Math.floor(p * n))] / 1000);
   const total = Object.values(out.statusCounts).reduce((a, b) => a + b, 0);
   let expected = 0;
   for (const [code, count] of Object.entries(out.statusCounts)) if (spec.expectStatuses.includes(Number(code))) expected += count;

@@ -30,7 +30,7 @@ export function spawnServer(placement: Placement, nodeArgs: string[], env: NodeJ
   const [cmd, args] = placement.pinned
     ? ['taskset', ['-c', String(placement.serverCpu), process.execPath, ...nodeArgs]]
     : [process.execPath, nodeArgs];
-  return spawn(cmd as string, args as string[], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  return spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
 /** Starts `node args` wherever the bench itself runs (CPU 1 when pinned). */

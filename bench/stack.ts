@@ -44,7 +44,7 @@ export async function startStack(root: string, placement: Placement): Promise<St
   writeFileSync(partnersFile, JSON.stringify({
     partners: [{ name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap'], enabled: true }],
   }));
-  return { root, placement, redis, simulator, simulatorUrl: m[1] as string, partnersFile, creds };
+  return { root, placement, redis, simulator, simulatorUrl: m[1], partnersFile, creds };
 }
 
 /** Stops the simulator and redis-server; returns false when redis-server was already gone (killed during the run). */
