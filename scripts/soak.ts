@@ -76,8 +76,8 @@ async function startNode(script: string, env: NodeJS.ProcessEnv, re: RegExp, wha
     tail = (tail + d.toString('utf8')).slice(-8000);
     found ??= re.exec(tail);
   };
-  proc.stdout!.on('data', keep);
-  proc.stderr!.on('data', keep);
+  proc.stdout.on('data', keep);
+  proc.stderr.on('data', keep);
   const deadline = Date.now() + 15_000;
   while (!found) {
     if (proc.exitCode !== null || Date.now() > deadline) {
