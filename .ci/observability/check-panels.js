@@ -90,7 +90,7 @@ async function main() {
   const opts = args(process.argv.slice(2));
   const all = jsonFiles(opts.dashboards).flatMap((f) => checks(f, JSON.parse(readFileSync(f, 'utf8')), opts.job));
   let pending = all;
-  let problems = [];
+  let problems;
   const deadline = Date.now() + opts.timeoutS * 1000;
   // Data arrives with scrapes and rule evaluations: retry what is missing until the deadline.
   for (;;) {
