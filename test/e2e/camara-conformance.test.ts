@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { CamaraHarness, startCamaraHarness } from '../support/camara-harness';
+import { CamaraHarness, CamaraReply as Reply, startCamaraHarness } from '../support/camara-harness';
 import { camaraFile } from '../support/camara-spec';
-import { Reply } from '../support/harness';
 
 /*
  * Conformance (issue 12, item 6): every scenario of the three official .feature files

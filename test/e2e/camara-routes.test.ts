@@ -1,9 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CamaraHarness, startCamaraHarness } from '../support/camara-harness';
+import { CamaraHarness, CamaraReply as Reply, startCamaraHarness } from '../support/camara-harness';
 import { camaraResponseErrors } from '../support/camara-spec';
-import { Reply } from '../support/harness';
 import { captureLogs } from '../support/log-capture';
 import { generateSigningJwk } from '../support/oauth';
 import { DEMO, signedQuery, txnId } from '../support/signing';

@@ -9,7 +9,7 @@ import { createLogger } from '../../src/observability/logger';
 import { FaultReport } from '../support/fault-report';
 import { EPOCH, WARM, byError, count, median, mixed, openApiCheck, pick, share, statuses } from '../support/fault-traffic';
 import { ReadyzWatch, sleep, startServiceProcess, watchReadyz } from '../support/fault-probes';
-import { Harness, postJson, startHarness, txnId } from '../support/harness';
+import { Harness, LegacyResult, postJson, resultOf, startHarness, txnId } from '../support/harness';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { DEMO, signedQuery } from '../support/signing';
 import { LoadRequest, Sample, SteadyLoad, startSteadyLoad } from '../support/steady-load';
@@ -53,7 +53,7 @@ function expectClean(samples: readonly Sample[]): void {
 }
 
 /** Stale KYC answers must be the answers given before the fault (the msisdn echoes the form sent). */
-function expectSameFacts(samples: readonly Sample[], facts: Map<string, Record<string, string>>): void {
+function expectSameFacts(samples: readonly Sample[], facts: Map<string, Omit<LegacyResult, 'msisdn'>>): void {
   const wrong = samples.filter((s) => {
     const normal = s.msisdn.startsWith('+') ? s.msisdn.slice(1) : s.msisdn.startsWith('0') ? `255${s.msisdn.slice(1)}` : s.msisdn;
     const { msisdn: _sent, ...rest } = s.result ?? {};
@@ -92,11 +92,11 @@ async function stack(env: Record<string, string> = {}): Promise<Stack> {
     },
   });
   const h = await startHarness({ simulator: sim, logger, env: { ...ENV, SIM_BASE: simBase, HLR_URL: `${simBase}/hlr`, SIM_URL: `${simBase}/sim`, ...env } });
-  const facts = new Map<string, Record<string, string>>();
+  const facts = new Map<string, Omit<LegacyResult, 'msisdn'>>();
   for (const n of WARM) {
     const r = await h.post('kyc', { txn_id: txnId('warm'), msisdn: n });
     expect(r.status).toBe(200);
-    const { msisdn: _n, ...rest } = (r.body as { result: Record<string, string> }).result;
+    const { msisdn: _n, ...rest } = resultOf(r);
     facts.set(n, rest);
   }
   const watch = watchReadyz(h.url);

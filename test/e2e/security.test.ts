@@ -98,7 +98,7 @@ describe('failed signatures are throttled per (api key, client address) and per 
     const retryAfter = Number(r.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    tally.record('throttled attempts', `429 ${inner.code}`);
+    tally.record('throttled attempts', `429 ${inner?.code}`);
   }
 
   /** Authentication failures on /metrics: those that looked at a signature, and those refused by the throttle. */

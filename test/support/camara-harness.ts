@@ -1,4 +1,12 @@
-import { Harness, HarnessOptions, Reply, startHarness } from './harness';
+import { Harness, HarnessOptions, startHarness } from './harness';
+
+/** A CAMARA reply: the body stays unknown until a test narrows it (ErrorInfo, a result). */
+export interface CamaraReply {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  text: string;
+}
 import { assertCamaraResponse } from './camara-spec';
 import { TokenSource, startTokenSource } from './camara-tokens';
 
@@ -20,7 +28,7 @@ export interface CamaraHarness {
   /** A two-legged token for the demo partner with every CAMARA scope it may hold. */
   token: string;
   /** POSTs (or `method`) to a CAMARA path; the reply is validated against the official documents. */
-  call(path: string, body: unknown, opts?: CamaraCallOptions): Promise<Reply>;
+  call(path: string, body: unknown, opts?: CamaraCallOptions): Promise<CamaraReply>;
   close(): Promise<void>;
 }
 
@@ -30,7 +38,7 @@ export async function startCamaraHarness(opts: HarnessOptions = {}): Promise<Cam
   const h = await startHarness({ ...opts, env: { ...tokens.env, ...opts.env } });
   tokens.attach(h);
   const token = await tokens.twoLegged({ scope: 'sim-swap kyc-tenure:check-tenure' });
-  const call = async (path: string, body: unknown, o: CamaraCallOptions = {}): Promise<Reply> => {
+  const call = async (path: string, body: unknown, o: CamaraCallOptions = {}): Promise<CamaraReply> => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.contentType !== null) headers['content-type'] = o.contentType ?? 'application/json';
     const bearer = o.token === undefined ? token : o.token;

@@ -23,10 +23,41 @@ export interface PostOptions {
   contentType?: string | null;
 }
 
+export type BooleanString = 'true' | 'false';
+
+/** The result of a successful legacy answer: KYC's flags or SIM swap's (docs/openapi.yaml). */
+export interface LegacyResult {
+  msisdn: string;
+  is_prepaid?: BooleanString;
+  is_active?: BooleanString;
+  is_valid?: BooleanString;
+  sim_swapped?: BooleanString;
+  sim_swapped_dt?: string;
+}
+
+/** The failure pair: 11111 (request problem) or 9999 (system problem). */
+export interface LegacyFailure {
+  code: string;
+  desc: string;
+}
+
+/**
+ * Every field a legacy answer may hold: success is {code, desc, result}; a failure is flat
+ * {code, desc} for kyc and unknown paths, {response: {code, desc}} for sim_swap. Which ones
+ * are present depends on the operation and the outcome, so all are optional.
+ */
+export interface LegacyAnswer {
+  code?: string;
+  desc?: string;
+  result?: LegacyResult;
+  response?: LegacyFailure;
+}
+
 export interface Reply {
   status: number;
   headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** The parsed JSON object ({} when the body is not one: see text). */
+  body: LegacyAnswer;
   text: string;
 }
 
@@ -71,10 +102,22 @@ export async function postJson(url: string, body: unknown, p: PostOptions = {}):
   const text = await res.text();
   let parsed: unknown;
   try { parsed = JSON.parse(text); } catch { parsed = undefined; }
-  // Every answer of a partner operation must match docs/openapi.yaml, whatever the test asserts.
+  // Every answer of a partner operation must match docs/openapi.yaml, whatever the test asserts:
+  // that is what holds the body to LegacyAnswer's fields.
   const path = new URL(url).pathname;
   if (partnerApiSpec().operation('post', path)) partnerApiSpec().assertResponse('post', path, res.status, res.headers, parsed, text);
-  return { status: res.status, headers: res.headers, body: parsed, text };
+  return { status: res.status, headers: res.headers, body: asAnswer(parsed), text };
+}
+
+/** A parsed legacy answer as LegacyAnswer: the object itself, or {} for anything else. */
+export function asAnswer(parsed: unknown): LegacyAnswer {
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {};
+}
+
+/** The result of an answer that must be a success; fails with the whole body when it is not. */
+export function resultOf(r: Reply): LegacyResult {
+  if (!r.body.result) throw new Error(`expected a result, got ${r.status} ${r.text}`);
+  return r.body.result;
 }
 
 export { txnId };

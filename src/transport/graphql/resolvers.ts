@@ -1,4 +1,3 @@
-import { GraphQLResolveInfo, GraphQLScalarType } from 'graphql';
 import { MsisdnNormaliser } from '../../domain/msisdn';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
 import { VerificationResult } from '../../domain/results';
@@ -7,7 +6,7 @@ import { VerificationService } from '../../domain/verification-service';
 import { GraphqlContext } from './request-context';
 import { validateArgument } from './graphql-errors';
 import { dateTimeScalar, kycFields, simSwapFields } from './result-fields';
-import { CustomScalars, QueryFields } from './schema-shape';
+import { QueryResolvers, Resolvers } from './generated/resolvers-types';
 import { verifyCustomers } from './verify-customers';
 
 export interface ResolverDeps {
@@ -15,17 +14,6 @@ export interface ResolverDeps {
   normalise: MsisdnNormaliser;
   formatDate: OffsetDateTimeFormatter;
 }
-
-/** Query's resolvers, typed from schema-shape.ts: arguments in, result types out. */
-export type QueryResolvers = {
-  [F in keyof QueryFields]: (parent: unknown, args: QueryFields[F]['args'], ctx: GraphqlContext,
-    info: GraphQLResolveInfo) => Promise<QueryFields[F]['result']>;
-};
-
-export type Resolvers = {
-  Query: QueryResolvers;
-  DateTime: GraphQLScalarType<CustomScalars['DateTime'], string>;
-};
 
 /**
  * A single field without txnId: permission and rate limit, then the per-request loader.
@@ -46,6 +34,7 @@ function unexpected(result: VerificationResult): never {
   throw new Error(`service answered ${result.operation} to a different operation`);
 }
 
+/** Typed by the types generated from schema.graphql (codegen.ts): arguments in, result types out. */
 export function createResolvers(deps: ResolverDeps): Resolvers {
   const Query: QueryResolvers = {
     // Validation order and rules follow REST: txn_id, then msisdn, then max_age.

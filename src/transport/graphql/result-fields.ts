@@ -1,15 +1,15 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
 import { KycResult, SimSwapResult } from '../../domain/results';
-import { KycFields, SimSwapFields } from './schema-shape';
+import { Kyc, SimSwap } from './generated/resolvers-types';
 
 /** KYC facts as GraphQL shows them: real booleans, msisdn as the caller spelled it. */
-export function kycFields(r: KycResult, msisdnRaw: string): KycFields {
+export function kycFields(r: KycResult, msisdnRaw: string): Kyc {
   return { msisdn: msisdnRaw, isPrepaid: r.isPrepaid, isActive: r.isActive, isValid: r.isValid };
 }
 
 /** SIM-swap facts; the instant is present exactly when REST would send sim_swapped_dt. */
-export function simSwapFields(r: SimSwapResult, msisdnRaw: string): SimSwapFields {
+export function simSwapFields(r: SimSwapResult, msisdnRaw: string): SimSwap {
   const swapped = r.simSwapped && r.simSwappedAtMs !== undefined;
   return { msisdn: msisdnRaw, simSwapped: swapped, simSwappedAt: swapped ? new Date(r.simSwappedAtMs as number) : null };
 }

@@ -8,7 +8,7 @@ import { VerificationService } from '../../domain/verification-service';
 import { GraphqlContext } from './request-context';
 import { validateArgument } from './graphql-errors';
 import { kycFields, simSwapFields } from './result-fields';
-import { CustomerVerificationFields, VerificationErrorFields, VerifyCustomersArgs } from './schema-shape';
+import { CustomerVerification as CustomerVerificationFields, QueryVerifyCustomersArgs as VerifyCustomersArgs, VerificationError as VerificationErrorFields } from './generated/resolvers-types';
 
 /** CONTRACT §2: a batch holds at most this many numbers. */
 export const MAX_BATCH = 100;
