@@ -2,10 +2,12 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { FilePartnerRegistry } from './adapters/partners/file-partner-registry';
+import { AuditWriter, createAuditWriter } from './adapters/audit/create-audit-writer';
 import { createStateStore } from './adapters/state/create-state-store';
 import { HlrHttpClient } from './adapters/upstream/hlr-http-client';
 import { SimHttpClient } from './adapters/upstream/sim-http-client';
 import { Config } from './config/config';
+import { AuditRecorder } from './domain/audit-recorder';
 import { AuthFailureThrottle } from './domain/auth-failure-throttle';
 import { Authenticator } from './domain/authenticator';
 import { createMsisdnNormaliser } from './domain/msisdn';
@@ -14,6 +16,7 @@ import { Clock, systemClock } from './domain/ports/clock';
 import { StateStore } from './domain/ports/state-store';
 import { VerificationService } from './domain/verification-service';
 import { Logger, createLogger } from './observability/logger';
+import { PrometheusAuditMetrics } from './observability/audit-prometheus-metrics';
 import { PrometheusMetrics } from './observability/prometheus-metrics';
 import { defaultPartnersPath } from './repo-paths';
 import { loadFixtures, defaultFixturesPath } from './simulator/fixtures';
@@ -32,6 +35,8 @@ export interface RunningServer {
   port: number;
   metrics: PrometheusMetrics;
   partners: FilePartnerRegistry;
+  /** The audit trail's writer (tests flush it). */
+  audit: AuditWriter;
   /** The in-process simulator when no upstream URLs were configured. */
   simulator?: Simulator;
   simulatorUrl?: string;
@@ -86,6 +91,9 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     },
     onStoreError: (err) => logger.warn({ err: (err as Error).message }, 'state store error; answering without it'),
   });
+  const audit = createAuditWriter(config, { logger, clock, metrics: new PrometheusAuditMetrics(metrics.registry) });
+  await audit.start();
+  const auditRecorder = new AuditRecorder({ trail: audit, clock, failClosed: config.AUDIT_FAIL_CLOSED });
   const throttle = new AuthFailureThrottle({
     clock, keyLimit: config.AUTH_FAIL_LIMIT, addressLimit: config.AUTH_FAIL_ADDRESS_LIMIT, windowS: config.AUTH_FAIL_WINDOW_S,
   });
@@ -109,17 +117,19 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const graphql = await createGraphqlMiddleware({
     httpServer: server, service, authenticator, normalise, formatDate, logger,
     introspection: config.GRAPHQL_INTROSPECTION, bodyLimitBytes: config.BODY_LIMIT_BYTES, shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    audit: auditRecorder,
   });
   const app = createApp({
     logger,
     requestMetrics: metrics,
-    verification: { service, authenticator, normalise, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES },
+    verification: { service, authenticator, normalise, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, audit: auditRecorder },
     events: { service, normalise, token: config.EVENTS_TOKEN, bodyLimitBytes: config.BODY_LIMIT_BYTES },
     ops: {
       registry: metrics.registry,
       storeMode: () => store.mode(),
       upstreams: () => ({ hlr: hlr.upstream.state(), sim: sim.upstream.state() }),
       isShuttingDown: () => shuttingDown,
+      auditMode: () => audit.mode(),
     },
     extra: [graphql.handler],
     trustProxyHops: config.TRUST_PROXY_HOPS,
@@ -151,6 +161,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     await graphqlStopped;
     clearInterval(sweep);
     clearTimeout(force);
+    await audit.close(); // every answered request is in the buffer by now: write it before exit
     clearInterval(ticker);
     hlr.upstream.shutdown();
     sim.upstream.shutdown();
@@ -163,6 +174,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     port,
     metrics,
     partners,
+    audit,
     reloadPartners: () => {
       try {
         const n = partners.reload();

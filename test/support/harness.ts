@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config';
 import { Logger, createLogger } from '../../src/observability/logger';
 import { RunningServer, ServerOptions, startServer } from '../../src/server';
@@ -47,6 +50,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const config = loadConfig({
     PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent',
     HLR_URL: `${simUrl}/hlr`, SIM_URL: `${simUrl}/sim`,
+    // Each server's own audit files, never the repository's ./var.
+    AUDIT_DIR: mkdtempSync(join(tmpdir(), 'vc-audit-')),
     ...state?.env,
     ...opts.env,
   });

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -18,7 +19,7 @@ export interface ServiceProcess {
 /** The built service as a real process (node dist/src/main.js), once it has printed its URL. */
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
-  const proc = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', AUDIT_DIR: mkdtempSync(join(tmpdir(), 'vc-audit-')), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (d) => { out += d; });
   proc.stderr!.on('data', (d) => { out += d; });

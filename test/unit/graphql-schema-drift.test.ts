@@ -1,5 +1,6 @@
 import { ApolloServer } from '@apollo/server';
 import { GraphQLField, GraphQLObjectType, buildSchema, isObjectType, isScalarType, isSpecifiedScalarType } from 'graphql';
+import { AuditRecorder } from '../../src/domain/audit-recorder';
 import { VerificationService } from '../../src/domain/verification-service';
 import { loadSchemaSource } from '../../src/transport/graphql/graphql-middleware';
 import { createResolvers } from '../../src/transport/graphql/resolvers';
@@ -21,6 +22,7 @@ const resolvers = () => createResolvers({
   service: { verify: jest.fn(), admit: jest.fn() } as unknown as VerificationService,
   normalise: (raw) => raw,
   formatDate: (d) => d.toISOString(),
+  audit: new AuditRecorder({ trail: { record() {}, healthy: () => true }, clock: { nowMs: () => 0 }, failClosed: false }),
 });
 
 describe('schema.graphql and the hand-written resolver types', () => {

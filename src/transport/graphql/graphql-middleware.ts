@@ -6,6 +6,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import { RequestHandler, Router } from 'express';
+import { AuditRecorder } from '../../domain/audit-recorder';
 import { Authenticator } from '../../domain/authenticator';
 import { MsisdnNormaliser } from '../../domain/msisdn';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
@@ -34,6 +35,8 @@ export interface GraphqlDeps {
   bodyLimitBytes: number;
   /** How long stop() waits for in-flight requests before cutting connections. */
   shutdownGraceMs: number;
+  /** One audit record per field or batch item answered. */
+  audit: AuditRecorder;
 }
 
 export interface GraphqlMiddleware {

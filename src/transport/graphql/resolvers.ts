@@ -1,4 +1,5 @@
 import { GraphQLResolveInfo, GraphQLScalarType } from 'graphql';
+import { AuditRecorder } from '../../domain/audit-recorder';
 import { MsisdnNormaliser } from '../../domain/msisdn';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
 import { VerificationResult } from '../../domain/results';
@@ -14,6 +15,8 @@ export interface ResolverDeps {
   service: Pick<VerificationService, 'verify' | 'admit'>;
   normalise: MsisdnNormaliser;
   formatDate: OffsetDateTimeFormatter;
+  /** One audit record per field answered (docs/audit.md). */
+  audit: AuditRecorder;
 }
 
 /** Query's resolvers, typed from schema-shape.ts: arguments in, result types out. */
@@ -33,11 +36,17 @@ export type Resolvers = {
  */
 async function single(deps: ResolverDeps, ctx: GraphqlContext, input: VerificationInput,
   viaLoader: () => Promise<VerificationResult>): Promise<VerificationResult> {
-  if (input.txnId === undefined) {
-    await deps.service.admit(ctx.partner, input.operation);
-    return viaLoader();
-  }
-  const answer = await deps.service.verify(ctx.partner, input);
+  const subject = {
+    partner: ctx.partner, operation: input.operation, msisdn: input.msisdn, txnId: input.txnId,
+    context: { interface: 'graphql' as const, correlator: ctx.res.locals.correlator as string },
+  };
+  const answer = await deps.audit.track(subject, async () => {
+    if (input.txnId === undefined) {
+      await deps.service.admit(ctx.partner, input.operation);
+      return { result: await viaLoader(), replayed: false };
+    }
+    return deps.service.verify(ctx.partner, input);
+  }, (a) => a.replayed);
   if (answer.replayed) ctx.replayed = true;
   return answer.result;
 }
