@@ -1,24 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AuditRow, auditRows } from '../support/audit-db';
+import { AuditRow, LIMITED, PURPOSE, auditPartnersFile, auditRows } from '../support/audit-db';
 import { Harness, startHarness } from '../support/harness';
 import { PostgresProcess, startPostgres } from '../support/postgres-server';
 import { DEMO, DEMO_KYC_ONLY, signedQuery, txnId } from '../support/signing';
-
-const PURPOSE = 'dpv:FraudPreventionAndDetection';
-const LIMITED = { apiKey: 'limited-key', secret: 'limited-secret' };
-
-export function auditPartnersFile(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'vc-audit-partners-')), 'partners.json');
-  writeFileSync(file, JSON.stringify({ partners: [
-    { name: 'demo-bank', apiKey: DEMO.apiKey, secret: DEMO.secret, operations: ['kyc', 'sim_swap'], purpose: PURPOSE },
-    { name: 'demo-kyc-only', apiKey: DEMO_KYC_ONLY.apiKey, secret: DEMO_KYC_ONLY.secret, operations: ['kyc'] },
-    { name: 'limited', apiKey: LIMITED.apiKey, secret: LIMITED.secret, operations: ['kyc'], rateLimit: { perSecond: 0.001, burst: 1 } },
-  ] }));
-  return file;
-}
 
 describe('audit trail on PostgreSQL: one record per answered verification (CONTRACT §9)', () => {
   let pg: PostgresProcess;

@@ -1,4 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PostgresProcess } from './postgres-server';
+import { DEMO, DEMO_KYC_ONLY } from './signing';
 
 /** An audit row as the tests read it back. */
 export interface AuditRow {
@@ -33,3 +37,18 @@ export async function eventually(check: () => Promise<void>, timeoutMs = 15_000)
     }
   }
 }
+
+export const PURPOSE = 'dpv:FraudPreventionAndDetection';
+export const LIMITED = { apiKey: 'limited-key', secret: 'limited-secret' };
+
+/** demo-bank with a declared purpose, a KYC-only partner without one, and a partner whose rate limit allows one request. */
+export function auditPartnersFile(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'vc-audit-partners-')), 'partners.json');
+  writeFileSync(file, JSON.stringify({ partners: [
+    { name: 'demo-bank', apiKey: DEMO.apiKey, secret: DEMO.secret, operations: ['kyc', 'sim_swap'], purpose: PURPOSE },
+    { name: 'demo-kyc-only', apiKey: DEMO_KYC_ONLY.apiKey, secret: DEMO_KYC_ONLY.secret, operations: ['kyc'] },
+    { name: 'limited', apiKey: LIMITED.apiKey, secret: LIMITED.secret, operations: ['kyc'], rateLimit: { perSecond: 0.001, burst: 1 } },
+  ] }));
+  return file;
+}
+
