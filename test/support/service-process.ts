@@ -21,8 +21,8 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
   const proc = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', AUDIT_DIR: mkdtempSync(join(tmpdir(), 'vc-audit-')), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  proc.stdout!.on('data', (d) => { out += d; });
-  proc.stderr!.on('data', (d) => { out += d; });
+  proc.stdout.on('data', (d) => { out += d; });
+  proc.stderr.on('data', (d) => { out += d; });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + 15_000;
   for (;;) {

@@ -1,7 +1,6 @@
 import { ApolloServer } from '@apollo/server';
 import { GraphQLField, GraphQLObjectType, buildSchema, isObjectType, isScalarType, isSpecifiedScalarType } from 'graphql';
 import { AuditRecorder } from '../../src/domain/audit-recorder';
-import { VerificationService } from '../../src/domain/verification-service';
 import { loadSchemaSource } from '../../src/transport/graphql/graphql-middleware';
 import { createResolvers } from '../../src/transport/graphql/resolvers';
 import { CUSTOM_SCALARS, SCHEMA_SHAPE } from '../../src/transport/graphql/schema-shape';
@@ -19,7 +18,7 @@ function queryField(f: GraphQLField<unknown, unknown>): { type: string; args: Re
 }
 
 const resolvers = () => createResolvers({
-  service: { verify: jest.fn(), admit: jest.fn() } as unknown as VerificationService,
+  service: { verify: jest.fn(), admit: jest.fn() },
   normalise: (raw) => raw,
   formatDate: (d) => d.toISOString(),
   audit: new AuditRecorder({ trail: { record() {}, healthy: () => true }, clock: { nowMs: () => 0 }, failClosed: false }),

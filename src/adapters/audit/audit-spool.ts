@@ -1,4 +1,5 @@
-import { mkdir, open, rm, stat, appendFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, appendFile, mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AuditRecord } from '../../domain/ports/audit-trail';
 import { decodeRecord, encodeRecord } from './audit-record-codec';
@@ -20,6 +21,17 @@ export interface SpoolChunk {
  */
 export class AuditSpool {
   constructor(readonly path: string) {}
+
+  /** At start: the spool's directory must exist (it is created) and be writable, or the service does not start. */
+  async check(): Promise<void> {
+    const dir = dirname(this.path);
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await access(dir, constants.W_OK);
+    } catch (err) {
+      throw new Error(`AUDIT_DIR ${dir} cannot be used for the audit spool (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
+    }
+  }
 
   /** Bytes in the spool; 0 when there is none. */
   async size(): Promise<number> {

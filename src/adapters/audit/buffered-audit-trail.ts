@@ -73,6 +73,7 @@ export class BufferedAuditTrail implements AuditTrail {
 
   /** Picks up a spool left by an earlier run, and starts maintenance. */
   async start(): Promise<void> {
+    await this.deps.spool.check();
     this.spoolBytes = await this.deps.spool.size();
     if (this.spoolBytes > 0) {
       this.deps.logger.warn({ bytes: this.spoolBytes }, 'audit spool from an earlier run: replaying it into the audit store');
@@ -174,11 +175,12 @@ export class BufferedAuditTrail implements AuditTrail {
   private async toSpool(batch: AuditRecord[]): Promise<void> {
     try {
       await this.deps.spool.append(batch);
-      this.spoolBytes = await this.deps.spool.size();
-      this.deps.metrics.auditRecords('spooled', batch.length);
     } catch (err) {
       this.dropped(batch.length, `audit spool failed: ${(err as Error).message}`);
+      return;
     }
+    this.deps.metrics.auditRecords('spooled', batch.length);
+    this.spoolBytes = await this.deps.spool.size().catch(() => this.spoolBytes);
   }
 
   private dropped(count: number, reason: string): void {

@@ -26,6 +26,7 @@ export function readPartnersFile(path: string, env: NodeJS.ProcessEnv = process.
   } catch (err) {
     // Never echo the parser's message: V8 quotes the surrounding text, which may hold a secret.
     const reason = (err as NodeJS.ErrnoException).code ? `cannot be read (${(err as NodeJS.ErrnoException).code})` : 'is not valid JSON';
+    // eslint-disable-next-line preserve-caught-error -- the cause would carry the parser's message, which may quote a secret
     throw new Error(`partners file ${path} ${reason}`);
   }
   const parsed = fileSchema.safeParse(json);
