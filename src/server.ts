@@ -16,7 +16,6 @@ import { Clock, systemClock } from './domain/ports/clock';
 import { StateStore } from './domain/ports/state-store';
 import { VerificationService } from './domain/verification-service';
 import { Logger, createLogger } from './observability/logger';
-import { PrometheusAuditMetrics } from './observability/audit-prometheus-metrics';
 import { PrometheusMetrics } from './observability/prometheus-metrics';
 import { defaultPartnersPath } from './repo-paths';
 import { loadFixtures, defaultFixturesPath } from './simulator/fixtures';
@@ -91,7 +90,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     },
     onStoreError: (err) => logger.warn({ err: (err as Error).message }, 'state store error; answering without it'),
   });
-  const audit = createAuditWriter(config, { logger, clock, metrics: new PrometheusAuditMetrics(metrics.registry) });
+  const audit = createAuditWriter(config, { logger, clock, metrics: metrics.audit });
   await audit.start();
   const auditRecorder = new AuditRecorder({ trail: audit, clock, failClosed: config.AUDIT_FAIL_CLOSED });
   const throttle = new AuthFailureThrottle({
