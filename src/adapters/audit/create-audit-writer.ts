@@ -21,7 +21,7 @@ export interface AuditWriter extends AuditTrail {
 
 export const SPOOL_FILE = 'audit-spool.jsonl';
 
-/** AUDIT_ENABLED=false: nothing is recorded (benchmarks); refused in production. */
+/** AUDIT_ENABLED=false: nothing is recorded (benchmarks measuring the trail's cost). */
 const offWriter: AuditWriter = {
   record(_entry: AuditRecord) {}, healthy: () => true, mode: () => 'off',
   start: async () => {}, flush: async () => {}, close: async () => {},
@@ -37,7 +37,10 @@ export interface AuditWriterDeps {
 
 /** PostgreSQL when AUDIT_DATABASE_URL is set, else month files under AUDIT_DIR; the spool is under AUDIT_DIR either way. */
 export function createAuditWriter(config: Config, deps: AuditWriterDeps): AuditWriter {
-  if (!config.AUDIT_ENABLED) return offWriter;
+  if (!config.AUDIT_ENABLED) {
+    deps.logger.warn('AUDIT_ENABLED=false: verifications leave no audit record (CONTRACT §9 requires one)');
+    return offWriter;
+  }
   const dir = resolve(config.AUDIT_DIR);
   const sink: AuditSink = config.AUDIT_DATABASE_URL
     ? new PostgresAuditSink({
