@@ -14,7 +14,7 @@ async function value(m: PrometheusMetrics, name: string, labels: Labels): Promis
 /** `# TYPE name kind` lines of the exposition, as [name, kind]. */
 async function types(m: PrometheusMetrics): Promise<Array<[string, string]>> {
   const text = await m.registry.metrics();
-  return [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((x) => [x[1] as string, x[2] as string]);
+  return [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((x) => [x[1], x[2]]);
 }
 
 describe('PrometheusMetrics', () => {
