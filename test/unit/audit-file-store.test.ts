@@ -83,7 +83,12 @@ class SwitchableSink implements AuditSink {
     if (!this.up) throw new Error('store down');
     this.taken.push(...records);
   }
-  async maintain(): Promise<void> {}
+  async ping(): Promise<void> {
+    if (!this.up) throw new Error('store down');
+  }
+  async maintain(): Promise<void> {
+    if (!this.up) throw new Error('store down');
+  }
   async close(): Promise<void> {}
 }
 
@@ -200,6 +205,19 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     expect(trail.mode()).toBe('degraded');
     await until(() => trail.healthy());
     expect(sink.taken.map((r) => r.id)).toEqual(old.map((r) => r.id));
+    await trail.close();
+  });
+
+  it('a store down at start is degraded at once, and healthy again only once it answers', async () => {
+    const sink = new SwitchableSink();
+    sink.up = false;
+    const { trail } = writer(sink, join(dir(), 'spool.jsonl'));
+    await trail.start();
+    expect(trail.healthy()).toBe(false);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(trail.healthy()).toBe(false);
+    sink.up = true;
+    await until(() => trail.healthy());
     await trail.close();
   });
 

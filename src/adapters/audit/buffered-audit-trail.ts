@@ -80,7 +80,7 @@ export class BufferedAuditTrail implements AuditTrail {
       this.spooling = true;
       this.scheduleRetry(0);
     }
-    await this.maintain();
+    if (!(await this.maintain())) this.startSpooling('audit store unavailable at start');
     this.maintenanceTimer = setInterval(() => void this.maintain(), this.deps.settings.maintenanceMs);
     this.maintenanceTimer.unref();
   }
@@ -210,6 +210,13 @@ export class BufferedAuditTrail implements AuditTrail {
     if (this.closed) return;
     const size = await this.deps.spool.size();
     if (this.spoolOffset >= size) {
+      // Nothing left to replay: trust the store again only once it answers.
+      try {
+        await withTimeout(this.deps.sink.ping(), this.deps.settings.writeTimeoutMs);
+      } catch {
+        this.scheduleRetry(this.deps.settings.retryMs);
+        return;
+      }
       await this.deps.spool.clear();
       this.spoolOffset = 0;
       this.spoolBytes = 0;
@@ -232,11 +239,13 @@ export class BufferedAuditTrail implements AuditTrail {
     void this.enqueue(() => this.replayStep());
   }
 
-  private async maintain(): Promise<void> {
+  private async maintain(): Promise<boolean> {
     try {
       await this.deps.sink.maintain(this.deps.clock.nowMs());
+      return true;
     } catch (err) {
       this.deps.logger.warn({ err: (err as Error).message }, 'audit maintenance failed; retried at the next run');
+      return false;
     }
   }
 }

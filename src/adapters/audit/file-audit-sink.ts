@@ -1,4 +1,5 @@
-import { appendFile, mkdir, readdir, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, appendFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AuditRecord } from '../../domain/ports/audit-trail';
 import { encodeRecord, monthBounds, monthOf } from './audit-record-codec';
@@ -34,6 +35,11 @@ export class FileAuditSink implements AuditSink {
     for (const [month, lines] of byMonth) {
       await appendFile(join(this.dir, auditFileName(month)), lines.join(''), { mode: 0o600 });
     }
+  }
+
+  async ping(): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await access(this.dir, constants.W_OK);
   }
 
   /** Deletes month files whose whole month lies before the retention cutoff. */

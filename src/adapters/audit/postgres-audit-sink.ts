@@ -74,6 +74,11 @@ export class PostgresAuditSink implements AuditSink {
     }
   }
 
+  async ping(): Promise<void> {
+    await this.init();
+    await this.pool.query('SELECT 1');
+  }
+
   async maintain(nowMs: number): Promise<void> {
     await this.init();
     const { dropped } = await maintainPartitions(this.pool, nowMs, this.opts.retentionDays);
