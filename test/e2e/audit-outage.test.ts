@@ -23,7 +23,7 @@ function steadyTraffic(h: Harness, perSecond: number) {
       const correlator = randomUUID();
       const op = i++ % 2 === 0 ? 'kyc' : 'sim_swap';
       const p = h.post(op, { txn_id: txnId('o'), msisdn: '255712000001' }, { query: signedQuery(DEMO), headers: { 'x-correlator': correlator } })
-        .then((r) => { sent.push({ correlator, status: r.status }); });
+        .then((r) => { sent.push({ correlator, status: r.status }); }, () => { sent.push({ correlator, status: 0 }); });
       inFlight.add(p);
       void p.finally(() => inFlight.delete(p));
       await sleep(1000 / perSecond);
@@ -57,8 +57,8 @@ describe('audit trail while PostgreSQL is down (CONTRACT §9: nothing silently l
 
   it('PostgreSQL stopped under steady load, then started: the service keeps answering, every record arrives once', async () => {
     const h = await startHarness({ env: { AUDIT_DATABASE_URL: pg.url, ...FAST } });
+    const load = steadyTraffic(h, 40);
     try {
-      const load = steadyTraffic(h, 40);
       await sleep(800);
       await pg.stop();
       await eventually(async () => expect(await readyAudit(h)).toBe('degraded'), 10_000);
@@ -81,15 +81,17 @@ describe('audit trail while PostgreSQL is down (CONTRACT §9: nothing silently l
       expect(await counter(h, 'replayed')).toBe(await counter(h, 'spooled'));
       expect(await counter(h, 'dropped')).toBe(0);
     } finally {
+      await load.stop();
       await h.close();
     }
   }, 60_000);
 
   it('with AUDIT_FAIL_CLOSED=true, answers 503 (9999 in the operation\'s shape) while it cannot record, and serves again once it can', async () => {
-    await pg.query('TRUNCATE audit_records');
+    await pg.query('DROP TABLE IF EXISTS audit_records; DROP TABLE IF EXISTS audit_migrations');
     const h = await startHarness({ env: { AUDIT_DATABASE_URL: pg.url, AUDIT_FAIL_CLOSED: 'true', ...FAST } });
+    let load: ReturnType<typeof steadyTraffic> | undefined;
     try {
-      const load = steadyTraffic(h, 40);
+      load = steadyTraffic(h, 40);
       await sleep(500);
       await pg.stop();
       await eventually(async () => {
@@ -101,11 +103,19 @@ describe('audit trail while PostgreSQL is down (CONTRACT §9: nothing silently l
       const k = await h.post('kyc', { txn_id: txnId('p'), msisdn: '255712000001' }, { headers: { 'x-correlator': `probe-${randomUUID()}` } });
       expect(k.status).toBe(503);
       expect(k.body).toEqual({ code: '9999', desc: 'Unexpected system Error: audit trail unavailable' });
+      for (const query of ['{ kyc(msisdn: "0712000001") { isValid } }', '{ verifyCustomers(msisdns: ["0712000002"]) { kyc { isValid } } }']) {
+        const g = await fetch(`${h.url}/graphql?${signedQuery(DEMO)}`, {
+          method: 'POST', headers: { 'content-type': 'application/json', 'x-correlator': `probe-${randomUUID()}` }, body: JSON.stringify({ query }),
+        });
+        const gb = await g.json() as { errors?: Array<{ extensions?: { code?: string }; message?: string }> };
+        expect(gb.errors?.map((e) => [e.extensions?.code, e.message])).toEqual([['9999', 'Unexpected system Error: audit trail unavailable']]);
+      }
       await pg.start();
       await eventually(async () => {
         expect((await h.post('kyc', { txn_id: txnId('q'), msisdn: '255712000001' }, { headers: { 'x-correlator': `probe-${randomUUID()}` } })).status).toBe(200);
       }, 15_000);
       const sent = await load.stop();
+      load = undefined;
       expect(sent.some((s) => s.status === 503)).toBe(true);
       await h.server.audit.flush();
       await eventually(async () => expect(await readyAudit(h)).toBe('postgres'), 15_000);
@@ -116,12 +126,13 @@ describe('audit trail while PostgreSQL is down (CONTRACT §9: nothing silently l
       expect(new Set(recorded).size).toBe(recorded.length);
       expect(recorded.sort()).toEqual(served.sort());
     } finally {
+      await load?.stop();
       await h.close();
     }
   }, 60_000);
 
   it('PostgreSQL down when the service starts: it starts and answers, spools, then creates the schema and replays when PostgreSQL comes', async () => {
-    await pg.query('DROP TABLE audit_records; DROP TABLE audit_migrations');
+    await pg.query('DROP TABLE IF EXISTS audit_records; DROP TABLE IF EXISTS audit_migrations');
     await pg.stop();
     const h = await startHarness({ env: { AUDIT_DATABASE_URL: pg.url, ...FAST } });
     try {
