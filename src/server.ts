@@ -3,10 +3,12 @@ import { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { createAccessTokens } from './adapters/oauth/create-access-tokens';
 import { FilePartnerRegistry } from './adapters/partners/file-partner-registry';
+import { AuditWriter, createAuditWriter } from './adapters/audit/create-audit-writer';
 import { createStateStore } from './adapters/state/create-state-store';
 import { HlrHttpClient } from './adapters/upstream/hlr-http-client';
 import { SimHttpClient } from './adapters/upstream/sim-http-client';
 import { Config, readinessDelayMs } from './config/config';
+import { AuditRecorder } from './domain/audit-recorder';
 import { AuthFailureThrottle } from './domain/auth-failure-throttle';
 import { Authenticator } from './domain/authenticator';
 import { ClientCredentialsGrant } from './domain/client-credentials-grant';
@@ -42,6 +44,8 @@ export interface RunningServer {
   accessTokens: AccessTokenVerifier;
   /** The built-in OAuth issuer's identifier (PUBLIC_URL or the listening address); undefined when OAUTH_BUILTIN=false. */
   oauthIssuer?: string;
+  /** The audit trail's writer (tests flush it). */
+  audit: AuditWriter;
   /** The in-process simulator when no upstream URLs were configured. */
   simulator?: Simulator;
   simulatorUrl?: string;
@@ -104,6 +108,9 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     },
     onStoreError: (err) => logger.warn({ err: (err as Error).message }, 'state store error; answering without it'),
   });
+  const audit = createAuditWriter(config, { logger, clock, metrics: metrics.audit });
+  await audit.start();
+  const auditRecorder = new AuditRecorder({ trail: audit, clock, failClosed: config.AUDIT_FAIL_CLOSED });
   const throttle = new AuthFailureThrottle({
     clock, pairLimit: config.AUTH_FAIL_LIMIT, addressLimit: config.AUTH_FAIL_ADDRESS_LIMIT, windowS: config.AUTH_FAIL_WINDOW_S,
   });
@@ -131,9 +138,10 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const graphql = await createGraphqlMiddleware({
     service, authenticator, normalise, formatDate, logger,
     introspection: config.GRAPHQL_INTROSPECTION, bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    audit: auditRecorder,
   });
   const camara = new CamaraService({
-    verification: service, clock,
+    verification: service, clock, audit: auditRecorder,
     settings: {
       plan: { countryCode: config.COUNTRY_CODE, nsnLength: config.NSN_LENGTH },
       calendar: createZonedCalendar(config.TIMEZONE),
@@ -143,7 +151,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const app = createApp({
     logger,
     requestMetrics: metrics,
-    verification: { service, authenticator, normalise, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES },
+    verification: { service, authenticator, normalise, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, audit: auditRecorder },
     events: { service, normalise, token: config.EVENTS_TOKEN, bodyLimitBytes: config.BODY_LIMIT_BYTES },
     camara: { camara, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
     accessTokens: oauth.verifier,
@@ -158,6 +166,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       storeMode: () => store.mode(),
       upstreams: () => ({ hlr: hlr.upstream.state(), sim: sim.upstream.state() }),
       isShuttingDown: () => shuttingDown,
+      auditMode: () => audit.mode(),
     },
     extra: [graphql.handler],
     trustProxyHops: config.TRUST_PROXY_HOPS,
@@ -195,6 +204,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     await shutdown.drain(config.SHUTDOWN_GRACE_MS);
     // Apollo is stopped only once no request can reach it.
     await graphql.stop();
+    await audit.close(); // every answered request is in the buffer by now: write it before exit
     clearInterval(ticker);
     hlr.upstream.shutdown();
     sim.upstream.shutdown();
@@ -216,6 +226,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
         logger.error({ err: (err as Error).message }, 'signing keys reload failed; keeping the keys in force');
       }
     },
+    audit,
     reloadPartners: () => {
       try {
         const n = partners.reload();

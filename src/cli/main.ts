@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 import { UsageError, parseCommandArgs, positionals } from './args';
+import { AUDIT_USAGE, auditCommand } from './audit-command';
 import { callCommand } from './call-command';
 import { CREDENTIAL_OPTIONS, credentialsFrom, signedQuery } from './credentials';
 import { CliIo, processIo } from './io';
 import { partnersCommand } from './partners-command';
 import { requireSupportedNode } from '../runtime-check';
+import { USAGE_USAGE, usageCommand } from './usage-command';
 
 const USAGE = `usage: verify-customer <command>
   sign [--key K --secret S] [--timestamp T] [--hmac]     print a signed query string
   call kyc|sim_swap MSISDN [--url URL] [--key K --secret S] [--txn-id ID] [--max-age H] [--hmac]
   partners add NAME [--file PATH] [--operations kyc,sim_swap] [--hmac]
+  ${AUDIT_USAGE}
+  ${USAGE_USAGE}
 Options take a value as "--name value" or "--name=value"; --hmac takes none; --max-age (sim_swap) is 1-2400 hours.
+Audit and usage read AUDIT_DATABASE_URL, else AUDIT_DIR (default ./var).
 Credentials default to VC_API_KEY / VC_SECRET, then the demo partner; --url to VC_URL, then http://127.0.0.1:8080.`;
 
 function signCommand(argv: readonly string[], io: CliIo): number {
@@ -36,6 +41,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         return await callCommand(rest, io);
       case 'partners':
         return partnersCommand(rest, io);
+      case 'audit':
+        return await auditCommand(rest, io);
+      case 'usage':
+        return await usageCommand(rest, io);
       case 'help':
       case '--help':
       case '-h':

@@ -113,6 +113,22 @@ export const configSchema = z.object({
   /** Verified tokens remembered (by hash) to skip signature checks; 0 disables. Never past a token's exp. */
   OAUTH_VERIFIED_CACHE_MAX: int(0, 1_000_000, 10_000),
   OAUTH_VERIFIED_CACHE_S: int(0, 3600, 60),
+  /** Audit trail (CONTRACT §9, docs/audit.md): PostgreSQL when set, else JSON lines under AUDIT_DIR. */
+  AUDIT_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
+  /** The embedded store's files and the spool (both hold msisdns); one directory per instance. */
+  AUDIT_DIR: z.string().min(1).default('./var'),
+  /** Records are kept at least this long, then dropped with their month. */
+  AUDIT_RETENTION_DAYS: int(1, 36_500, 395),
+  /** true: answer 503 (9999) rather than serve a verification while the audit store cannot take records. */
+  AUDIT_FAIL_CLOSED: bool(false),
+  /** false: no audit trail at all, for benchmarks that measure its cost; warned about at start. */
+  AUDIT_ENABLED: bool(true),
+  /** Writer tuning: records per write, longest wait in memory, memory bound, write deadline, replay retry. */
+  AUDIT_BATCH_MAX: int(1, 10_000, 500),
+  AUDIT_FLUSH_MS: int(1, 600_000, 200),
+  AUDIT_BUFFER_MAX: int(10, 1_000_000, 20_000),
+  AUDIT_WRITE_TIMEOUT_MS: int(100, 60_000, 2000),
+  AUDIT_RETRY_MS: int(50, 600_000, 1000),
 }).superRefine((c, ctx) => {
   if ((c.HLR_URL === undefined) !== (c.SIM_URL === undefined)) {
     ctx.addIssue({ code: 'custom', path: [c.HLR_URL ? 'SIM_URL' : 'HLR_URL'], message: 'HLR_URL and SIM_URL must be set together' });

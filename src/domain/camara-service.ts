@@ -3,6 +3,7 @@ import {
   MAX_AGE_DEFAULT_HOURS, msisdnOfPhone, parseCheckBody, parseRetrieveDateBody, parseTenureBody, subjectOf,
 } from './camara-input';
 import { ForbiddenError, NotSubscriberError } from './errors';
+import { AuditRecorder } from './audit-recorder';
 import { NumberingPlan } from './msisdn';
 import { Operation } from './operation';
 import { AccessGrant } from './ports/access-tokens';
@@ -59,6 +60,8 @@ export interface CamaraSettings {
 
 export interface CamaraServiceDeps {
   verification: VerificationService;
+  /** Every CAMARA verification about a well-formed number of ours leaves one audit record (CONTRACT §9). */
+  audit: AuditRecorder;
   clock: Clock;
   settings: CamaraSettings;
 }
@@ -81,24 +84,26 @@ function contractTypeOf(paymentType: PaymentType): ContractType {
 /**
  * SIM Swap 2.1.0 and KYC Tenure 0.2.0 over the one verification service: its cache,
  * single-flight, breakers and rate limits. The checks run in the order the specs imply:
- * scope (403), body (400), identifier (422), partner admission (403/429), number (422/404).
+ * scope (403), body (400), identifier and number plan (422), partner admission (403/429), subscriber (404).
+ * From partner admission on, the outcome is audited (interface `camara`, the token's purpose).
  */
 export class CamaraService {
   constructor(private readonly deps: CamaraServiceDeps) {}
 
-  async retrieveDate(grant: AccessGrant, body: unknown): Promise<SimChange> {
+  async retrieveDate(grant: AccessGrant, body: unknown, correlator: string): Promise<SimChange> {
     this.requireScope(grant, 'retrieve-date');
     const input = parseRetrieveDateBody(body);
-    const msisdn = await this.subject(grant, input.phoneNumber, 'retrieve-date');
-    const latest = await this.latestSimChange(msisdn);
-    const days = this.deps.settings.monitoredDays;
-    if (latest !== null && days !== undefined && this.deps.clock.nowMs() - latest > days * DAY_MS) {
-      return { msisdn, latestSimChangeMs: null, monitoredPeriodDays: days };
-    }
-    return { msisdn, latestSimChangeMs: latest };
+    return this.tracked(grant, input.phoneNumber, 'retrieve-date', correlator, async (msisdn) => {
+      const latest = await this.latestSimChange(msisdn);
+      const days = this.deps.settings.monitoredDays;
+      if (latest !== null && days !== undefined && this.deps.clock.nowMs() - latest > days * DAY_MS) {
+        return { msisdn, latestSimChangeMs: null, monitoredPeriodDays: days };
+      }
+      return { msisdn, latestSimChangeMs: latest };
+    });
   }
 
-  async check(grant: AccessGrant, body: unknown): Promise<SimSwapCheck> {
+  async check(grant: AccessGrant, body: unknown, correlator: string): Promise<SimSwapCheck> {
     this.requireScope(grant, 'check');
     const input = parseCheckBody(body);
     const days = this.deps.settings.monitoredDays;
@@ -108,25 +113,27 @@ export class CamaraService {
     }
     // The spec's default of 240 h, shortened to the monitored period when that is shorter.
     const maxAgeHours = input.maxAge ?? Math.min(MAX_AGE_DEFAULT_HOURS, monitoredHours);
-    const msisdn = await this.subject(grant, input.phoneNumber, 'check');
-    const latest = await this.latestSimChange(msisdn);
-    // A new SIM activation (a new line, never swapped since) counts as a swap (sim-swap.yaml).
-    return { msisdn, swapped: latest !== null && this.deps.clock.nowMs() - latest <= maxAgeHours * HOUR_MS };
+    return this.tracked(grant, input.phoneNumber, 'check', correlator, async (msisdn) => {
+      const latest = await this.latestSimChange(msisdn);
+      // A new SIM activation (a new line, never swapped since) counts as a swap (sim-swap.yaml).
+      return { msisdn, swapped: latest !== null && this.deps.clock.nowMs() - latest <= maxAgeHours * HOUR_MS };
+    });
   }
 
-  async checkTenure(grant: AccessGrant, body: unknown): Promise<TenureCheck> {
+  async checkTenure(grant: AccessGrant, body: unknown, correlator: string): Promise<TenureCheck> {
     this.requireScope(grant, 'check-tenure');
     const input = parseTenureBody(body);
     const { calendar } = this.deps.settings;
     if (input.tenureDate > calendar.dateAt(this.deps.clock.nowMs())) throw new OutOfRangeError('tenureDate must not be in the future');
-    const msisdn = await this.subject(grant, input.phoneNumber, 'check-tenure');
-    const rec = this.subscriber(await this.deps.verification.hlrFactsWithTenure(msisdn));
-    const since = rec.activatedAtMs ?? null;
-    return {
-      msisdn,
-      tenureDateCheck: since !== null && since <= calendar.startOfDayMs(input.tenureDate),
-      contractType: contractTypeOf(rec.paymentType),
-    };
+    return this.tracked(grant, input.phoneNumber, 'check-tenure', correlator, async (msisdn) => {
+      const rec = this.subscriber(await this.deps.verification.hlrFactsWithTenure(msisdn));
+      const since = rec.activatedAtMs ?? null;
+      return {
+        msisdn,
+        tenureDateCheck: since !== null && since <= calendar.startOfDayMs(input.tenureDate),
+        contractType: contractTypeOf(rec.paymentType),
+      };
+    });
   }
 
   private requireScope(grant: AccessGrant, operation: CamaraOperation): void {
@@ -135,11 +142,18 @@ export class CamaraService {
     }
   }
 
-  /** The request's number as a normalised msisdn, once the partner is admitted (403/429). */
-  private async subject(grant: AccessGrant, bodyPhone: string | undefined, operation: CamaraOperation): Promise<string> {
-    const phone = subjectOf(grant.phoneNumber, bodyPhone);
-    await this.deps.verification.admit(grant.partner, CAMARA_PARTNER_OPERATION[operation]);
-    return msisdnOfPhone(phone, this.deps.settings.plan);
+  /**
+   * The request's number as a normalised msisdn (422 before anything is recorded: no number of
+   * ours was named), then, audited as one verification, the partner's admission (403/429) and the work.
+   */
+  private async tracked<T>(grant: AccessGrant, bodyPhone: string | undefined, operation: CamaraOperation, correlator: string,
+    work: (msisdn: string) => Promise<T>): Promise<T> {
+    const msisdn = msisdnOfPhone(subjectOf(grant.phoneNumber, bodyPhone), this.deps.settings.plan);
+    const context = { interface: 'camara' as const, correlator, ...(grant.purpose === undefined ? {} : { purpose: grant.purpose }) };
+    return this.deps.audit.track({ partner: grant.partner, context, operation, msisdn }, async () => {
+      await this.deps.verification.admit(grant.partner, CAMARA_PARTNER_OPERATION[operation]);
+      return work(msisdn);
+    });
   }
 
   /**

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config';
 import { Logger, createLogger } from '../../src/observability/logger';
 import { RunningServer, ServerOptions, startServer } from '../../src/server';
@@ -75,9 +78,12 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const simUrl = ownSim ? await sim.listen(0) : (opts.env?.SIM_BASE ?? '');
   // TEST_STATE=redis|cluster: state on a shared Redis (own key prefix) unless the test brings a store.
   const state = opts.serverOptions?.store ? undefined : await acquireTestState(opts.env);
+  const auditDir = mkdtempSync(join(tmpdir(), 'vc-audit-'));
   const config = loadConfig({
     PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent',
     HLR_URL: `${simUrl}/hlr`, SIM_URL: `${simUrl}/sim`,
+    // Each server's own audit files, never the repository's ./var.
+    AUDIT_DIR: auditDir,
     ...state?.env,
     ...opts.env,
   });
@@ -91,6 +97,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await server.close();
       if (ownSim) await sim.close();
       state?.release();
+      rmSync(auditDir, { recursive: true, force: true });
     },
   };
 }

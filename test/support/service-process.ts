@@ -1,5 +1,6 @@
 import { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNode } from '../../tools/process-kit/child-process';
 
@@ -18,7 +19,7 @@ export interface ServiceProcess {
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
   const svc = await startNode([MAIN], {
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env }, ready: /"url":"(http:\/\/[^"]+)"/, what: 'service',
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', AUDIT_DIR: mkdtempSync(join(tmpdir(), 'vc-audit-')), ...env }, ready: /"url":"(http:\/\/[^"]+)"/, what: 'service',
   });
   return {
     proc: svc.proc, url: (svc.match as RegExpExecArray)[1], exited: svc.exited,

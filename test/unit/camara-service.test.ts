@@ -1,6 +1,8 @@
 import { MemoryStateStore } from '../../src/adapters/state/memory-state-store';
 import { MissingIdentifierError, OutOfRangeError, ServiceNotApplicableError, UnnecessaryIdentifierError } from '../../src/domain/camara-errors';
+import { AuditRecorder } from '../../src/domain/audit-recorder';
 import { CamaraService } from '../../src/domain/camara-service';
+import { AuditRecord } from '../../src/domain/ports/audit-trail';
 import { encodeHlr, encodeSim } from '../../src/domain/fact-codec';
 import { BadRequestError, ForbiddenError, NotSubscriberError, RateLimitedError } from '../../src/domain/errors';
 import { AccessGrant } from '../../src/domain/ports/access-tokens';
@@ -39,10 +41,12 @@ function setup(opts: { monitoredDays?: number; timeZone?: string; partner?: Part
     settings: { kycCacheTtlS: 300, kycStaleS: 3600, simSwapCacheTtlS: 30, negativeCacheTtlS: 60, simSwapMaxAgeHours: 240, txnTtlS: 86400, txnInFlightTtlS: 60 },
   });
   const settings = { plan: { countryCode: '255', nsnLength: 9 }, calendar: createZonedCalendar(opts.timeZone ?? 'UTC'), monitoredDays: opts.monitoredDays };
-  const service = new CamaraService({ verification, clock, settings });
+  const records: AuditRecord[] = [];
+  const audit = new AuditRecorder({ trail: { record: (r) => { records.push(r); }, healthy: () => true }, clock, failClosed: false });
+  const service = new CamaraService({ verification, clock, settings, audit });
   const partner: Partner = { name: 'bank', apiKey: 'k', secret: 's', operations: new Set(['kyc', 'sim_swap']), enabled: true, signature: 'md5', ...opts.partner };
-  const grant = (scopes: string[], phoneNumber?: string): AccessGrant => ({ partner, scopes: new Set(scopes), ...(phoneNumber ? { phoneNumber } : {}) });
-  return { clock, hlr, sim, store, service, grant };
+  const grant = (scopes: string[], phoneNumber?: string, purpose?: string): AccessGrant => ({ partner, scopes: new Set(scopes), ...(phoneNumber ? { phoneNumber } : {}), ...(purpose ? { purpose } : {}) });
+  return { clock, hlr, sim, store, service, grant, records };
 }
 
 const ALL = ['sim-swap', 'kyc-tenure:check-tenure'];
@@ -52,66 +56,66 @@ const strip = <T extends { msisdn: string }>({ msisdn: _msisdn, ...rest }: T) =>
 describe('CAMARA retrieve-date', () => {
   it('gives the latest swap, else the current SIM\'s activation, else null', async () => {
     const { service, grant } = setup();
-    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' }))).toEqual({ latestSimChangeMs: NOW - 3 * H });
-    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000004' }))).toEqual({ latestSimChangeMs: NOW - 2 * D });
-    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000003' }))).toEqual({ latestSimChangeMs: null });
+    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' }, 'corr-1'))).toEqual({ latestSimChangeMs: NOW - 3 * H });
+    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1'))).toEqual({ latestSimChangeMs: NOW - 2 * D });
+    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000003' }, 'corr-1'))).toEqual({ latestSimChangeMs: null });
   });
 
   it('names the normalised msisdn it answered about', async () => {
     const { service, grant } = setup();
-    expect((await service.retrieveDate(grant(ALL, '+255712000001'), {})).msisdn).toBe('255712000001');
-    expect((await service.check(grant(ALL), { phoneNumber: '+255712000004' })).msisdn).toBe('255712000004');
-    expect((await service.checkTenure(grant(ALL), { phoneNumber: '+255712000003', tenureDate: '2020-01-01' })).msisdn).toBe('255712000003');
+    expect((await service.retrieveDate(grant(ALL, '+255712000001'), {}, 'corr-1')).msisdn).toBe('255712000001');
+    expect((await service.check(grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1')).msisdn).toBe('255712000004');
+    expect((await service.checkTenure(grant(ALL), { phoneNumber: '+255712000003', tenureDate: '2020-01-01' }, 'corr-1')).msisdn).toBe('255712000003');
   });
 
   it('with a monitored period, a change older than it is null with monitoredPeriod', async () => {
     const { service, grant } = setup({ monitoredDays: 1 });
-    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000004' }))).toEqual({ latestSimChangeMs: null, monitoredPeriodDays: 1 });
-    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' }))).toEqual({ latestSimChangeMs: NOW - 3 * H });
+    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1'))).toEqual({ latestSimChangeMs: null, monitoredPeriodDays: 1 });
+    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' }, 'corr-1'))).toEqual({ latestSimChangeMs: NOW - 3 * H });
   });
 
   it('a terminated line or an unknown number is not found; another country is not applicable', async () => {
     const { service, grant } = setup();
-    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712000002' })).rejects.toBeInstanceOf(NotSubscriberError);
-    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712999999' })).rejects.toBeInstanceOf(NotSubscriberError);
-    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+25571200000' })).rejects.toBeInstanceOf(NotSubscriberError);
-    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+254712000001' })).rejects.toBeInstanceOf(ServiceNotApplicableError);
+    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712000002' }, 'corr-1')).rejects.toBeInstanceOf(NotSubscriberError);
+    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712999999' }, 'corr-1')).rejects.toBeInstanceOf(NotSubscriberError);
+    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+25571200000' }, 'corr-1')).rejects.toBeInstanceOf(NotSubscriberError);
+    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+254712000001' }, 'corr-1')).rejects.toBeInstanceOf(ServiceNotApplicableError);
   });
 
   it('takes the number from a three-legged token, never from both', async () => {
     const { service, grant } = setup();
-    expect(strip(await service.retrieveDate(grant(ALL, '+255712000001'), {}))).toEqual({ latestSimChangeMs: NOW - 3 * H });
-    await expect(service.retrieveDate(grant(ALL, '+255712000001'), { phoneNumber: '+255712000001' })).rejects.toBeInstanceOf(UnnecessaryIdentifierError);
-    await expect(service.retrieveDate(grant(ALL), {})).rejects.toBeInstanceOf(MissingIdentifierError);
+    expect(strip(await service.retrieveDate(grant(ALL, '+255712000001'), {}, 'corr-1'))).toEqual({ latestSimChangeMs: NOW - 3 * H });
+    await expect(service.retrieveDate(grant(ALL, '+255712000001'), { phoneNumber: '+255712000001' }, 'corr-1')).rejects.toBeInstanceOf(UnnecessaryIdentifierError);
+    await expect(service.retrieveDate(grant(ALL), {}, 'corr-1')).rejects.toBeInstanceOf(MissingIdentifierError);
   });
 
   it('refuses a token without a SIM-swap scope, and a partner without sim_swap', async () => {
-    await expect(setup().service.retrieveDate(setup().grant(['sim-swap:check']), { phoneNumber: '+255712000001' })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(setup().service.retrieveDate(setup().grant(['sim-swap:check']), { phoneNumber: '+255712000001' }, 'corr-1')).rejects.toBeInstanceOf(ForbiddenError);
     const s = setup({ partner: { operations: new Set(['kyc']) } });
-    await expect(s.service.retrieveDate(s.grant(['sim-swap:retrieve-date']), { phoneNumber: '+255712000001' })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(s.service.retrieveDate(s.grant(['sim-swap:retrieve-date']), { phoneNumber: '+255712000001' }, 'corr-1')).rejects.toBeInstanceOf(ForbiddenError);
   });
 
   it('shares the cache with the legacy operations, and refetches an entry cached before the tenure fields', async () => {
     const { service, grant, hlr, sim, store } = setup();
     await store.cache.set('kyc:255712000004', { value: encodeHlr({ status: 'active', paymentType: 'postpaid' }), storedAtMs: NOW }, 300, null);
     await store.cache.set('sim:255712000004', { value: encodeSim({ lastSimSwapAtMs: null }), storedAtMs: NOW }, 30, null);
-    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000004' }))).toEqual({ latestSimChangeMs: NOW - 2 * D });
+    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1'))).toEqual({ latestSimChangeMs: NOW - 2 * D });
     expect([hlr.calls, sim.calls]).toEqual([1, 1]);
-    await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000004' });
+    await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1');
     expect([hlr.calls, sim.calls]).toEqual([1, 1]);
   });
 
   it('is rate limited like the legacy operations', async () => {
     const { service, grant } = setup({ partner: { rateLimit: { perSecond: 1, burst: 1 } } });
-    await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' });
-    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' })).rejects.toBeInstanceOf(RateLimitedError);
+    await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' }, 'corr-1');
+    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' }, 'corr-1')).rejects.toBeInstanceOf(RateLimitedError);
   });
 });
 
 describe('CAMARA check', () => {
   it('swapped is true exactly when the latest change lies within maxAge (default 240 h); a new line counts', async () => {
     const { service, grant } = setup();
-    const check = (phoneNumber: string, maxAge?: number) => service.check(grant(ALL), maxAge === undefined ? { phoneNumber } : { phoneNumber, maxAge });
+    const check = (phoneNumber: string, maxAge?: number) => service.check(grant(ALL), maxAge === undefined ? { phoneNumber } : { phoneNumber, maxAge }, 'corr-1');
     expect(strip(await check('+255712000001'))).toEqual({ swapped: true });
     expect(strip(await check('+255712000001', 3))).toEqual({ swapped: true });
     expect(strip(await check('+255712000001', 2))).toEqual({ swapped: false });
@@ -122,18 +126,18 @@ describe('CAMARA check', () => {
 
   it('maxAge of a wrong type is INVALID_ARGUMENT, outside 1–2400 or the monitored period OUT_OF_RANGE', async () => {
     const { service, grant } = setup();
-    for (const maxAge of ['24', 1.5, null, true]) await expect(service.check(grant(ALL), { phoneNumber: '+255712000001', maxAge })).rejects.toBeInstanceOf(BadRequestError);
-    for (const maxAge of [0, -1, 2401, 100000]) await expect(service.check(grant(ALL), { phoneNumber: '+255712000001', maxAge })).rejects.toBeInstanceOf(OutOfRangeError);
+    for (const maxAge of ['24', 1.5, null, true]) await expect(service.check(grant(ALL), { phoneNumber: '+255712000001', maxAge }, 'corr-1')).rejects.toBeInstanceOf(BadRequestError);
+    for (const maxAge of [0, -1, 2401, 100000]) await expect(service.check(grant(ALL), { phoneNumber: '+255712000001', maxAge }, 'corr-1')).rejects.toBeInstanceOf(OutOfRangeError);
     const m = setup({ monitoredDays: 5 });
-    await expect(m.service.check(m.grant(ALL), { phoneNumber: '+255712000001', maxAge: 121 })).rejects.toThrow(/5 days/);
-    expect(strip(await m.service.check(m.grant(ALL), { phoneNumber: '+255712000004' }))).toEqual({ swapped: true });
+    await expect(m.service.check(m.grant(ALL), { phoneNumber: '+255712000001', maxAge: 121 }, 'corr-1')).rejects.toThrow(/5 days/);
+    expect(strip(await m.service.check(m.grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1'))).toEqual({ swapped: true });
   });
 });
 
 describe('CAMARA check-tenure', () => {
   it('true when the tenure began on or before the start of tenureDate; false when later or unknown', async () => {
     const { service, grant } = setup();
-    const tenure = (phoneNumber: string, tenureDate: string) => service.checkTenure(grant(ALL), { phoneNumber, tenureDate });
+    const tenure = (phoneNumber: string, tenureDate: string) => service.checkTenure(grant(ALL), { phoneNumber, tenureDate }, 'corr-1');
     // Activated 2025-10-16T08:15Z: that day had begun; the next one had not.
     expect(strip(await tenure('+255712000001', '2025-10-17'))).toEqual({ tenureDateCheck: true, contractType: 'PAYG' });
     expect(strip(await tenure('+255712000001', '2025-10-16'))).toEqual({ tenureDateCheck: false, contractType: 'PAYG' });
@@ -144,21 +148,21 @@ describe('CAMARA check-tenure', () => {
   it('compares with the start of tenureDate in TIMEZONE', async () => {
     // Activated 2025-10-16T08:15Z = 22:15 on the 15th in Honolulu (-10:00), where the 16th begins at 10:00Z.
     const hnl = setup({ timeZone: 'Pacific/Honolulu' });
-    expect(strip(await hnl.service.checkTenure(hnl.grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2025-10-16' }))).toMatchObject({ tenureDateCheck: true });
-    expect(strip(await hnl.service.checkTenure(hnl.grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2025-10-17' }))).toMatchObject({ tenureDateCheck: true });
+    expect(strip(await hnl.service.checkTenure(hnl.grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2025-10-16' }, 'corr-1'))).toMatchObject({ tenureDateCheck: true });
+    expect(strip(await hnl.service.checkTenure(hnl.grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2025-10-17' }, 'corr-1'))).toMatchObject({ tenureDateCheck: true });
     const utc = setup();
-    expect(strip(await utc.service.checkTenure(utc.grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2025-10-16' }))).toMatchObject({ tenureDateCheck: false });
+    expect(strip(await utc.service.checkTenure(utc.grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2025-10-16' }, 'corr-1'))).toMatchObject({ tenureDateCheck: false });
   });
 
   it('tenureDate is required, a real full-date, not in the future (in TIMEZONE)', async () => {
     const { service, grant } = setup();
     for (const body of [{}, { tenureDate: '2025-02-30' }, { tenureDate: '2025-1-01' }, { tenureDate: 20250101 }, { tenureDate: '2025-01-01T00:00:00Z' }]) {
-      await expect(service.checkTenure(grant(ALL), { phoneNumber: '+255712000001', ...body })).rejects.toBeInstanceOf(BadRequestError);
+      await expect(service.checkTenure(grant(ALL), { phoneNumber: '+255712000001', ...body }, 'corr-1')).rejects.toBeInstanceOf(BadRequestError);
     }
-    await expect(service.checkTenure(grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2026-11-21' })).rejects.toBeInstanceOf(OutOfRangeError);
+    await expect(service.checkTenure(grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2026-11-21' }, 'corr-1')).rejects.toBeInstanceOf(OutOfRangeError);
     const kiritimati = setup({ timeZone: 'Pacific/Kiritimati' }); // +14:00: already 2026-11-20 22:15 there
-    expect(strip(await kiritimati.service.checkTenure(kiritimati.grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2026-11-20' }))).toMatchObject({ tenureDateCheck: true });
-    await expect(setup().service.checkTenure(grant(['sim-swap']), { phoneNumber: '+255712000001', tenureDate: '2020-01-01' })).rejects.toBeInstanceOf(ForbiddenError);
+    expect(strip(await kiritimati.service.checkTenure(kiritimati.grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2026-11-20' }, 'corr-1'))).toMatchObject({ tenureDateCheck: true });
+    await expect(setup().service.checkTenure(grant(['sim-swap']), { phoneNumber: '+255712000001', tenureDate: '2020-01-01' }, 'corr-1')).rejects.toBeInstanceOf(ForbiddenError);
   });
 });
 
@@ -171,5 +175,25 @@ describe('zoned calendar', () => {
     ['America/Santiago', '2026-09-06', '2026-09-06T04:00:00.000Z'],
   ])('in %s, %s starts at %s', (tz, date, iso) => {
     expect(new Date(createZonedCalendar(tz).startOfDayMs(date)).toISOString()).toBe(iso);
+  });
+});
+
+describe('CAMARA audit records (CONTRACT §9)', () => {
+  it('records each answered verification once, as interface camara, with the token purpose and the normalised number', async () => {
+    const { service, grant, records } = setup();
+    await service.check(grant(ALL, undefined, 'dpv:FraudPreventionAndDetection'), { phoneNumber: '+255712000001' }, 'corr-1');
+    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712999999' }, 'corr-2')).rejects.toBeInstanceOf(NotSubscriberError);
+    expect(records.map((r) => ({ i: r.interface, op: r.operation, m: r.msisdn, code: r.code, status: r.httpStatus, purpose: r.purpose, c: r.correlator })))
+      .toEqual([
+        { i: 'camara', op: 'check', m: '255712000001', code: '00000', status: 200, purpose: 'dpv:FraudPreventionAndDetection', c: 'corr-1' },
+        { i: 'camara', op: 'retrieve-date', m: '255712999999', code: '11111', status: 404, purpose: null, c: 'corr-2' },
+      ]);
+  });
+
+  it('records nothing for a request that names no number of ours (422) or lacks the scope (403 before the number)', async () => {
+    const { service, grant, records } = setup();
+    await expect(service.check(grant(ALL), { phoneNumber: '+4412345678' }, 'c')).rejects.toBeInstanceOf(ServiceNotApplicableError);
+    await expect(service.check(grant(['kyc-tenure:check-tenure']), { phoneNumber: '+255712000001' }, 'c')).rejects.toBeInstanceOf(ForbiddenError);
+    expect(records).toEqual([]);
   });
 });

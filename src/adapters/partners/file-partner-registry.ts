@@ -12,6 +12,8 @@ const partnerSchema = z.object({
   enabled: z.boolean().default(true),
   signature: z.enum(['md5', 'hmac-sha256']).default('md5'),
   rateLimit: z.object({ perSecond: z.number().positive(), burst: z.number().int().positive() }).optional(),
+  /** Declared purpose recorded in the audit trail when the caller's credentials carry none. */
+  purpose: z.string().regex(/^[\x21-\x7e]{1,128}$/, 'purpose must be 1-128 printable characters without spaces').optional(),
 }).strict();
 
 const fileSchema = z.object({ partners: z.array(partnerSchema) });
@@ -68,6 +70,7 @@ export function parsePartners(json: unknown, path: string, env: NodeJS.ProcessEn
       name: p.name, apiKey: p.apiKey, secret, operations: new Set(p.operations), enabled: p.enabled, signature: p.signature,
     };
     if (p.rateLimit) partner.rateLimit = p.rateLimit;
+    if (p.purpose) partner.purpose = p.purpose;
     return partner;
   });
 }

@@ -51,19 +51,19 @@ export function camaraRoutes(deps: CamaraRoutesDeps): [RequestHandler, ErrorRequ
   const answer = async (req: Request, res: Response, operation: CamaraOperation, grant: AccessGrant): Promise<void> => {
     switch (operation) {
       case 'retrieve-date': {
-        const r = await deps.camara.retrieveDate(grant, req.body);
+        const r = await deps.camara.retrieveDate(grant, req.body, String(res.locals.correlator));
         res.locals.msisdn = r.msisdn;
         const out: Record<string, unknown> = { latestSimChange: r.latestSimChangeMs === null ? null : deps.formatDate(new Date(r.latestSimChangeMs)) };
         if (r.monitoredPeriodDays !== undefined) out.monitoredPeriod = r.monitoredPeriodDays;
         return ok(res, out);
       }
       case 'check': {
-        const r = await deps.camara.check(grant, req.body);
+        const r = await deps.camara.check(grant, req.body, String(res.locals.correlator));
         res.locals.msisdn = r.msisdn;
         return ok(res, { swapped: r.swapped });
       }
       case 'check-tenure': {
-        const r = await deps.camara.checkTenure(grant, req.body);
+        const r = await deps.camara.checkTenure(grant, req.body, String(res.locals.correlator));
         res.locals.msisdn = r.msisdn;
         return ok(res, { tenureDateCheck: r.tenureDateCheck, contractType: r.contractType });
       }

@@ -4,6 +4,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { RequestHandler, Router } from 'express';
+import { AuditRecorder } from '../../domain/audit-recorder';
 import { Authenticator } from '../../domain/authenticator';
 import { MsisdnNormaliser } from '../../domain/msisdn';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
@@ -29,6 +30,8 @@ export interface GraphqlDeps {
   /** GRAPHQL_INTROSPECTION: off by default, as the schema is for internal apps. */
   introspection: boolean;
   bodyLimitBytes: number;
+  /** One audit record per field or batch item answered. */
+  audit: AuditRecorder;
 }
 
 export interface GraphqlMiddleware {

@@ -1,3 +1,4 @@
+import { AuditRecorder } from '../../domain/audit-recorder';
 import { MsisdnNormaliser } from '../../domain/msisdn';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
 import { VerificationResult } from '../../domain/results';
@@ -13,6 +14,8 @@ export interface ResolverDeps {
   service: Pick<VerificationService, 'verify' | 'admit'>;
   normalise: MsisdnNormaliser;
   formatDate: OffsetDateTimeFormatter;
+  /** One audit record per field answered (docs/audit.md). */
+  audit: AuditRecorder;
 }
 
 /**
@@ -21,11 +24,17 @@ export interface ResolverDeps {
  */
 async function single(deps: ResolverDeps, ctx: GraphqlContext, input: VerificationInput,
   viaLoader: () => Promise<VerificationResult>): Promise<VerificationResult> {
-  if (input.txnId === undefined) {
-    await deps.service.admit(ctx.partner, input.operation);
-    return viaLoader();
-  }
-  const answer = await deps.service.verify(ctx.partner, input);
+  const subject = {
+    partner: ctx.partner, operation: input.operation, msisdn: input.msisdn, txnId: input.txnId,
+    context: { interface: 'graphql' as const, correlator: ctx.res.locals.correlator as string },
+  };
+  const answer = await deps.audit.track(subject, async () => {
+    if (input.txnId === undefined) {
+      await deps.service.admit(ctx.partner, input.operation);
+      return { result: await viaLoader(), replayed: false };
+    }
+    return deps.service.verify(ctx.partner, input);
+  }, (a) => a.replayed);
   if (answer.replayed) ctx.replayed = true;
   return answer.result;
 }

@@ -1,4 +1,5 @@
 import { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AuditRecorder } from '../../domain/audit-recorder';
 import { Authenticator } from '../../domain/authenticator';
 import { MsisdnNormaliser } from '../../domain/msisdn';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
@@ -18,6 +19,8 @@ export interface VerificationRoutesDeps {
   normalise: MsisdnNormaliser;
   formatDate: OffsetDateTimeFormatter;
   bodyLimitBytes: number;
+  /** Every verification that reaches the service leaves one audit record (docs/audit.md). */
+  audit: AuditRecorder;
 }
 
 export const OPERATION_PATH_PREFIX = '/eai/verify_customer/query/';
@@ -46,7 +49,10 @@ export function verificationRoutes(deps: VerificationRoutesDeps): RequestHandler
   const verify = async (req: Request, res: Response, operation: Operation) => {
     const input = parseRestBody(req.body, operation, deps.normalise);
     res.locals.msisdn = input.msisdn;
-    const answer = await deps.service.verify(res.locals.partner as Partner, input);
+    const partner = res.locals.partner as Partner;
+    const answer = await deps.audit.track(
+      { partner, operation, msisdn: input.msisdn, txnId: input.txnId, context: { interface: 'legacy', correlator: res.locals.correlator as string } },
+      () => deps.service.verify(partner, input), (a) => a.replayed);
     if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.locals.code = '00000';
     sendJson(res, 200, successBody(answer.result, deps.formatDate));
