@@ -29,7 +29,8 @@ COPY --from=build --chown=root:root /app/package.json ./package.json
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist/src ./dist/src
 COPY --chown=root:root schema.graphql ./schema.graphql
-COPY --chown=root:root docs/openapi.yaml ./docs/openapi.yaml
+COPY --chown=root:root docs/openapi.yaml docs/openapi-camara.yaml ./docs/
+COPY --chown=root:root migrations ./migrations
 COPY --chown=root:root fixtures ./fixtures
 # The code is owned by root and read-only to the service; it runs as the image's unprivileged
 # "node" user (uid 1000), which owns nothing but its scratch directory.

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
-import { configSchema } from '../../src/config/config';
+import { configSchema, loadConfig } from '../../src/config/config';
 
 /**
  * No container engine runs on the project's machines (docs/fleet.md), so everything about the
@@ -48,6 +48,11 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     const data = manifest<K8sObject>('configmap.yaml').data ?? {};
     expect(Object.keys(data).length).toBeGreaterThan(5);
     for (const name of Object.keys(data)) expect({ name, known: settingNames.has(name) }).toEqual({ name, known: true });
+  });
+
+  it('its settings pass the service\'s own validation in production mode', () => {
+    const data = manifest<K8sObject>('configmap.yaml').data ?? {};
+    expect(loadConfig({ ...data }).NODE_ENV).toBe('production');
   });
 
   it('the Deployment probes /healthz and /readyz, stops gracefully and runs unprivileged', () => {
@@ -122,7 +127,18 @@ describe('Dockerfile', () => {
       return parts.slice(0, -1);
     });
     for (const s of sources) expect({ s, exists: existsSync(join(ROOT, s)) }).toEqual({ s, exists: true });
-    for (const asset of ['schema.graphql', 'docs/openapi.yaml', 'fixtures']) expect(sources).toContain(asset);
+    // Every file or folder the code finds from the repository root at run time.
+    const assets = new Set<string>();
+    const scan = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const p = join(dir, e.name);
+        if (e.isDirectory()) scan(p);
+        else if (e.name.endsWith('.ts')) for (const m of readFileSync(p, 'utf8').matchAll(/join\(repoRoot\(\), ((?:'[^']+'(?:, )?)+)\)/g)) assets.add((m[1] ?? '').replace(/'/g, '').split(', ').join('/'));
+      }
+    };
+    scan(join(ROOT, 'src'));
+    expect(assets.size).toBeGreaterThanOrEqual(5);
+    for (const asset of assets) expect({ asset, copied: sources.some((s) => asset === s || asset.startsWith(`${s}/`)) }).toEqual({ asset, copied: true });
   });
 });
 
@@ -145,6 +161,12 @@ describe('compose.yaml', () => {
         const [host = ''] = v.split(':');
         if (host.startsWith('.')) expect({ host, exists: existsSync(join(ROOT, host)) }).toEqual({ host, exists: true });
       }
+    }
+  });
+
+  it('gives the instances settings that pass the service\'s own validation in production mode', () => {
+    for (const [name, svc] of Object.entries(compose.services)) {
+      if (name.startsWith('verify-customer-')) expect(loadConfig({ ...svc.environment }).NODE_ENV).toBe('production');
     }
   });
 

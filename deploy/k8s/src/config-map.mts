@@ -19,6 +19,10 @@ export function configMap(): ConfigMap {
       REDIS_CLUSTER_NODES: 'redis-cluster-0.redis-cluster:6379,redis-cluster-1.redis-cluster:6379,redis-cluster-2.redis-cluster:6379',
       PARTNERS_FILE: `${secrets.partners.mountPath}/${secrets.partners.key}`,
       OAUTH_SIGNING_KEY_FILE: `${secrets.oauthKeys.mountPath}/${secrets.oauthKeys.key}`,
+      // The built-in issuer's identifier (iss, and the metadata's URLs): the address partners use.
+      PUBLIC_URL: 'https://verify.operator.example',
+      // Each pod's own audit spool and file store (docs/audit.md); AUDIT_DATABASE_URL comes from the env Secret.
+      AUDIT_DIR: '/app/var',
       SHUTDOWN_READINESS_DELAY_MS: String(shutdown.readinessDelayMs),
       SHUTDOWN_GRACE_MS: String(shutdown.graceMs),
       // The pod sits behind the cluster's ingress: one proxy hop whose X-Forwarded-For is trusted.
