@@ -69,11 +69,14 @@ export class VerificationService {
   async kyc(msisdnRaw: string, msisdn: string): Promise<KycResult> {
     const rec = await this.hlrFacts(msisdn);
     const isValid = rec !== null && rec.status !== 'terminated';
+    if (!isValid) return { msisdn: msisdnRaw, isValid, isActive: false, isPrepaid: false, tenureSinceMs: null };
     return {
       msisdn: msisdnRaw,
       isValid,
-      isActive: isValid && rec.status === 'active',
-      isPrepaid: isValid && rec.paymentType === 'prepaid',
+      isActive: rec.status === 'active',
+      isPrepaid: rec.paymentType === 'prepaid',
+      tenureSinceMs: rec.activatedAtMs ?? null,
+      paymentType: rec.paymentType,
     };
   }
 
@@ -82,10 +85,11 @@ export class VerificationService {
     if (rec === null) throw new NotSubscriberError('msisdn is not a subscriber');
     const windowMs = (maxAgeHours ?? this.deps.settings.simSwapMaxAgeHours) * HOUR_MS;
     const swappedAt = rec.lastSimSwapAtMs;
+    const latestSimChangeMs = swappedAt ?? rec.simActivatedAtMs ?? null;
     if (swappedAt === null || this.deps.clock.nowMs() - swappedAt > windowMs) {
-      return { msisdn: msisdnRaw, simSwapped: false };
+      return { msisdn: msisdnRaw, simSwapped: false, latestSimChangeMs };
     }
-    return { msisdn: msisdnRaw, simSwapped: true, simSwappedAtMs: swappedAt };
+    return { msisdn: msisdnRaw, simSwapped: true, simSwappedAtMs: swappedAt, latestSimChangeMs };
   }
 
   /**

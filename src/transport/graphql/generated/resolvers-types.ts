@@ -14,6 +14,16 @@ export type Scalars = {
   DateTime: { input: Date; output: Date; }
 };
 
+/** How the line is paid for, as CAMARA KYC Tenure names it. */
+export enum ContractType {
+  /** A business contract. */
+  Business = 'BUSINESS',
+  /** Pay as you go (prepaid). */
+  Payg = 'PAYG',
+  /** Pay monthly (postpaid). */
+  Paym = 'PAYM'
+}
+
 export type CustomerVerification = {
   /** Why a selected fact is missing; null when every selected fact is present. */
   error: Maybe<VerificationError>;
@@ -26,12 +36,16 @@ export type CustomerVerification = {
 };
 
 export type Kyc = {
+  /** The valid line's contract (CAMARA contractType); null when the number is not valid. */
+  contractType: Maybe<ContractType>;
   isActive: Scalars['Boolean']['output'];
   isPrepaid: Scalars['Boolean']['output'];
   /** Known to the HLR and not terminated. */
   isValid: Scalars['Boolean']['output'];
   /** The number exactly as sent. */
   msisdn: Scalars['String']['output'];
+  /** Start of the line's continuous tenure (CAMARA KYC Tenure); null when unknown or the number is not valid. */
+  tenureSince: Maybe<Scalars['DateTime']['output']>;
 };
 
 /**
@@ -86,6 +100,11 @@ export type QueryVerifyCustomersArgs = {
 };
 
 export type SimSwap = {
+  /**
+   * The latest SIM change, whatever the look-back window: the latest swap, else the current
+   * SIM's activation (CAMARA retrieve-date's latestSimChange); null when unknown.
+   */
+  latestSimChangeAt: Maybe<Scalars['DateTime']['output']>;
   /** The number exactly as sent. */
   msisdn: Scalars['String']['output'];
   /** True when the latest SIM swap lies within the look-back window. */
@@ -170,6 +189,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  ContractType: ContractType;
   CustomerVerification: ResolverTypeWrapper<CustomerVerification>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -205,10 +225,12 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 }
 
 export type KycResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Kyc'] = ResolversParentTypes['Kyc']> = {
+  contractType?: Resolver<Maybe<ResolversTypes['ContractType']>, ParentType, ContextType>;
   isActive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   isPrepaid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   isValid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   msisdn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tenureSince?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
 
 export type QueryResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -218,6 +240,7 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
 };
 
 export type SimSwapResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['SimSwap'] = ResolversParentTypes['SimSwap']> = {
+  latestSimChangeAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   msisdn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   simSwapped?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   simSwappedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
