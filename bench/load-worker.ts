@@ -46,27 +46,28 @@ function run(spec: LoadSpec, factory: RequestFactory, opts: { durationS?: number
   // Latencies in microseconds, every one of them: autocannon's histogram rounds to whole ms.
   let latencies = new Float64Array(1 << 16);
   let n = 0;
-  const base = {
+  const base: autocannon.Options = {
     url: spec.url,
     connections: spec.connections,
     timeout: 10,
     headers: { 'content-type': 'application/json' },
-    requests: [{ method: 'POST', setupRequest: (req: { path?: string; body?: string | Buffer }) => Object.assign(req, factory.next()) }],
+    requests: [{ method: 'POST', setupRequest: (req) => Object.assign(req, factory.next()) }],
     ...(opts.amount ? { amount: opts.amount } : { duration: opts.durationS ?? 1 }),
   };
   return new Promise((resolve, reject) => {
     const startedMs = Date.now();
     const cpuBefore = process.cpuUsage();
     const instance = autocannon(base, (err, r) => {
-      if (err) return reject(err);
+      if (err) return reject(err instanceof Error ? err : new Error(String(err)));
       const durationS = (Date.now() - startedMs) / 1000;
       const cpu = process.cpuUsage(cpuBefore);
       const loadgenCpuPct = ((cpu.user + cpu.system) / 1e6 / durationS) * 100;
       const sorted = latencies.subarray(0, n).sort();
-      const pct = (p: number) => (n === 0 ? 0 : (sorted[Math.min(n - 1, Math.floor(p * n))] as number) / 1000);
+      const pct = (p: number) => (n === 0 ? 0 : sorted[Math.min(n - 1, Math.floor(p * n))] / 1000);
       const statusCounts: Record<string, number> = {};
       let expected = 0;
-      for (const [code, { count }] of Object.entries(r.statusCodeStats)) {
+      // @types/autocannon marks these optional; autocannon 8 always sets them on a finished run.
+      for (const [code, { count = 0 }] of Object.entries(r.statusCodeStats ?? {})) {
         statusCounts[code] = count;
         if (spec.expectStatuses.includes(Number(code))) expected += count;
       }
@@ -99,7 +100,7 @@ async function runAtRate(spec: LoadSpec, factory: RequestFactory, durationS: num
   const cpu = process.cpuUsage(cpuBefore);
   const sorted = out.latenciesUs.sort();
   const n = sorted.length;
-  const pct = (p: number) => (n === 0 ? 0 : (sorted[Math.min(n - 1, Math.floor(p * n))] as number) / 1000);
+  const pct = (p: number) => (n === 0 ? 0 : sorted[Math.min(n - 1, Math.floor(p * n))] / 1000);
   const total = Object.values(out.statusCounts).reduce((a, b) => a + b, 0);
   let expected = 0;
   for (const [code, count] of Object.entries(out.statusCounts)) if (spec.expectStatuses.includes(Number(code))) expected += count;

@@ -48,7 +48,7 @@ export function runPaced(opts: PacedOptions, factory: RequestFactory): Promise<P
       clearInterval(ticker);
       agent.destroy();
       const sortedLags = lags.subarray(0, sent).sort();
-      const sendLagP99Ms = sent === 0 ? 0 : (sortedLags[Math.floor(0.99 * (sent - 1))] as number) / 1e6;
+      const sendLagP99Ms = sent === 0 ? 0 : sortedLags[Math.floor(0.99 * (sent - 1))] / 1e6;
       resolve({ sent, durationS: Number(process.hrtime.bigint() - start) / 1e9, statusCounts, errors, latenciesUs: latencies.subarray(0, n), sendLagP99Ms });
     };
     const record = (status: number, scheduledNs: bigint) => {

@@ -50,7 +50,7 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       // Each round starts one scenario later, and every slice gets a short warm-up: a server
       // that was idle while the others ran starts cold (smaller heap, more GC), so no scenario
       // may always be the one measured right after an idle spell.
-      const order = interleaved.map((_, i) => interleaved[(i + r) % interleaved.length] as Scenario);
+      const order = interleaved.map((_, i) => interleaved[(i + r) % interleaved.length]);
       for (const s of order) {
         const warmupS = r === 0 ? args.warmupS : Math.min(1, args.warmupS);
         rounds.get(s.id)?.push(await runScenario(stack, on(s), s, { durationS: sliceS, warmupS, index: index(s) }));

@@ -17,10 +17,10 @@ interface CpuProfile {
 export function areaOf(url: string, functionName: string): string {
   if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return pkg[1] as string;
+  if (pkg) return pkg[1];
   if (url.startsWith('node:')) return url.replace(/^node:(internal\/)?/, 'node:').replace(/\/.*$/, '');
   const ours = /\/dist\/(src\/.*)\.js$/.exec(url);
-  return ours ? (ours[1] as string) : url;
+  return ours ? ours[1] : url;
 }
 
 const pct = (part: number, total: number) => `${((100 * part) / total).toFixed(1).padStart(5)}%`;

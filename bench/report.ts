@@ -1,3 +1,4 @@
+import { formatTable } from '../tools/process-kit/text-table';
 import { LoadResult } from './load-worker';
 import { S3_CONNECTIONS, S3_LATENCY_MS } from './scenarios';
 
@@ -67,12 +68,7 @@ export function evaluateTargets(results: ScenarioResult[], soak: SoakResult | un
   ];
 }
 
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join(' | ')} |`;
-  const sep = `|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
-  return [line(header), sep, ...rows.map(line)].join('\n');
-}
+const table = (header: string[], rows: string[][]) => formatTable(header, rows, { markdown: true });
 
 /** The results as a Markdown table (it reads fine in a terminal and pastes into docs). */
 export function resultsTable(results: ScenarioResult[]): string {

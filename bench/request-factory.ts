@@ -48,7 +48,7 @@ export class RequestFactory {
       case 'kyc-hot':
       case 'kyc-bad-sig':
       case 'kyc-no-ts':
-        return { path: `${KYC}?${q}`, body: this.body(HOT_NUMBERS[this.hot++ % HOT_NUMBERS.length] as string) };
+        return { path: `${KYC}?${q}`, body: this.body(HOT_NUMBERS[this.hot++ % HOT_NUMBERS.length]) };
       case 'kyc-distinct':
         return { path: `${KYC}?${q}`, body: this.body(this.distinctNumber(false)) };
       case 'sim-distinct':

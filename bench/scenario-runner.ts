@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { LoadResult, LoadSpec } from './load-worker';
-import { RssSampler, cpuSeconds, rssMb, spawnHelper } from './processes';
+import { spawnHelper } from './processes';
+import { RssSampler, cpuSeconds, rssMb } from '../tools/process-kit/proc-stats';
 import { ScenarioResult, SoakResult } from './report';
 import { preflight } from './preflight';
 import { Scenario } from './scenarios';
@@ -68,7 +69,7 @@ export async function runScenario(stack: Stack, target: RunningTarget, s: Scenar
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 };
 
 function addInto(into: Record<string, number>, from: Record<string, number> | undefined): void {
@@ -77,7 +78,7 @@ function addInto(into: Record<string, number>, from: Record<string, number> | un
 
 /** One result from a scenario's rounds: medians of rate and latency, sums of counts, peaks of RSS. */
 export function combineRounds(rounds: ScenarioResult[]): ScenarioResult {
-  const first = rounds[0] as ScenarioResult;
+  const first = rounds[0];
   const sum = (f: (r: ScenarioResult) => number) => rounds.reduce((a, r) => a + f(r), 0);
   const statusCounts: Record<string, number> = {};
   const counters: Record<string, number> = {};
@@ -116,7 +117,7 @@ export async function runSoak(stack: Stack, target: RunningTarget, s: Scenario, 
       warmupS: opts.warmupS, expectStatuses: s.expectStatuses, numberBase: 0,
     });
     // With a warm-up inside the worker the first sample after it is the fair start.
-    if (opts.warmupS > 0 && series.length > 0) rssStartMb = (series.find(([t]) => t >= opts.warmupS) ?? series[0] as [number, number])[1];
+    if (opts.warmupS > 0 && series.length > 0) rssStartMb = (series.find(([t]) => t >= opts.warmupS) ?? series[0])[1];
     const rssEndMb = rssMb(target.pid) ?? 0;
     return {
       requests: load.requests, rps: load.rps, errors: load.errors, unexpected: load.unexpected,

@@ -1,11 +1,11 @@
-import { ChildProcess, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RedisProcess, freePort, startRedis } from '../test/support/redis-server';
-import { Placement, spawnHelper, spawnServer, stopProcess, waitForHttp, waitForLine } from './processes';
+import { StartedProcess, StartOptions, commandSucceeds, startNode } from '../tools/process-kit/child-process';
+import { canConnect, freePort, waitForHttp, waitForStore } from '../tools/process-kit/net-wait';
+import { RedisProcess, startRedis } from '../tools/process-kit/redis-server';
+import { Placement } from './processes';
 import { Credentials } from './request-factory';
 import { Target } from './scenarios';
 
@@ -14,7 +14,7 @@ export interface Stack {
   root: string;
   placement: Placement;
   redis: RedisProcess;
-  simulator: ChildProcess;
+  simulator: StartedProcess;
   simulatorUrl: string;
   partnersFile: string;
   creds: Credentials;
@@ -30,38 +30,30 @@ export interface RunningTarget {
 }
 
 export async function startStack(root: string, placement: Placement): Promise<Stack> {
-  if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) {
+  if (!commandSucceeds('redis-server', ['--version'])) {
     throw new Error('redis-server is not on PATH: install it (apt-get install redis-server), the bench starts its own');
   }
   const redis = await startRedis();
-  const simulator = spawnHelper([join(root, 'dist/src/simulator/main.js')], {
-    PATH: process.env.PATH, SIMULATOR_PORT: '0', SIMULATOR_HOST: '127.0.0.1', SIMULATOR_SYNTHETIC: 'true',
+  const simulator = await startNode([join(root, 'dist/src/simulator/main.js')], {
+    env: { PATH: process.env.PATH, SIMULATOR_PORT: '0', SIMULATOR_HOST: '127.0.0.1', SIMULATOR_SYNTHETIC: 'true' },
+    ready: /HLR_URL=(\S+)\/hlr SIM_URL=/, what: 'simulator', output: 'stdout', keepChars: 4000,
   });
-  const m = await waitForLine(simulator, /HLR_URL=(\S+)\/hlr SIM_URL=/);
   // A partner of the bench's own, without a rate limit, with a secret nobody else knows.
   const creds = { apiKey: 'bench-key', secret: randomBytes(16).toString('hex') };
   const partnersFile = join(mkdtempSync(join(tmpdir(), 'vc-bench-')), 'partners.json');
   writeFileSync(partnersFile, JSON.stringify({
     partners: [{ name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap'], enabled: true }],
   }));
-  return { root, placement, redis, simulator, simulatorUrl: m[1] as string, partnersFile, creds };
+  return { root, placement, redis, simulator, simulatorUrl: (simulator.match as RegExpExecArray)[1], partnersFile, creds };
 }
 
 /** Stops the simulator and redis-server; returns false when redis-server was already gone (killed during the run). */
 export async function stopStack(stack: Stack): Promise<boolean> {
-  await stopProcess(stack.simulator);
+  await stack.simulator.stop();
   const alive = await canConnect(stack.redis.port);
   // A redis-server killed by a signal never emits 'exit' again: do not wait on it forever.
   await Promise.race([stack.redis.stop(), new Promise((r) => setTimeout(r, 3000))]);
   return alive;
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect(port, '127.0.0.1');
-    s.once('connect', () => { s.destroy(); resolve(true); });
-    s.once('error', () => resolve(false));
-  });
 }
 
 /** Sets (or clears, with 0) the simulator's injected latency for one upstream. */
@@ -76,23 +68,26 @@ export async function setUpstreamLatency(stack: Stack, system: 'hlr' | 'sim', la
 export async function startTarget(stack: Stack, target: Target, opts: { cpuProfDir?: string } = {}): Promise<RunningTarget> {
   const port = await freePort();
   const base = { PATH: process.env.PATH, PORT: String(port), NODE_ENV: 'production' };
-  let proc: ChildProcess;
+  // The server under test runs on its own CPU when pinned; its stdout is kept short (a tail for errors).
+  const server = (args: string[], env: NodeJS.ProcessEnv, ready?: RegExp) => {
+    const opts: StartOptions = { env, output: 'stdout', keepChars: 4000, what: target, ...(ready ? { ready } : {}) };
+    if (stack.placement.pinned) opts.cpu = stack.placement.serverCpu;
+    return startNode(args, opts);
+  };
+  let proc: StartedProcess;
   switch (target) {
     case 'b0':
-      proc = spawnServer(stack.placement, [join(stack.root, 'dist/bench/bench/baselines/b0-fixed-json.js')], base);
-      await waitForLine(proc, /^listening/);
+      proc = await server([join(stack.root, 'dist/bench/bench/baselines/b0-fixed-json.js')], base, /^listening/m);
       break;
     case 'b1':
-      proc = spawnServer(stack.placement, [join(stack.root, 'dist/bench/bench/baselines/b1-redis-cache-hit.js')], { ...base, REDIS_URL: stack.redis.url });
-      await waitForLine(proc, /^listening/);
+      proc = await server([join(stack.root, 'dist/bench/bench/baselines/b1-redis-cache-hit.js')], { ...base, REDIS_URL: stack.redis.url }, /^listening/m);
       break;
     case 'b2':
-      proc = spawnServer(stack.placement, [join(stack.root, 'dist/bench/bench/baselines/b2-express-cache-hit.js')], { ...base, REDIS_URL: stack.redis.url });
-      await waitForLine(proc, /^listening/);
+      proc = await server([join(stack.root, 'dist/bench/bench/baselines/b2-express-cache-hit.js')], { ...base, REDIS_URL: stack.redis.url }, /^listening/m);
       break;
     case 'service': {
       const prof = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
-      proc = spawnServer(stack.placement, [...prof, join(stack.root, 'dist/src/main.js')], {
+      proc = await server([...prof, join(stack.root, 'dist/src/main.js')], {
         ...base,
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
@@ -107,7 +102,6 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
         AUTH_FAIL_ADDRESS_LIMIT: '10000',
         AUTH_FAIL_WINDOW_S: '1',
       });
-      proc.stdout?.resume();
       break;
     }
     default: {
@@ -116,22 +110,12 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
     }
   }
   const url = `http://127.0.0.1:${port}`;
-  const running: RunningTarget = { target, url, pid: proc.pid as number, stop: () => stopProcess(proc) };
+  const running: RunningTarget = { target, url, pid: proc.pid, stop: async () => { await proc.stop(); } };
   if (target === 'service') {
     await waitForHttp(`${url}/readyz`);
-    running.storeMode = await waitForStore(url, 'redis', 15_000);
+    running.storeMode = await waitForStore(url, 'redis', { timeoutMs: 15_000 });
   }
   return running;
-}
-
-/** Polls /readyz until the state store reports `want` (it starts degraded until Redis answers); returns the last mode seen. */
-async function waitForStore(url: string, want: string, timeoutMs: number): Promise<string | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ready = await (await fetch(`${url}/readyz`)).json() as { store?: string };
-    if (ready.store === want || Date.now() > deadline) return ready.store;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** Counter values from the service's /metrics, by full series name (name{labels}). */

@@ -1,4 +1,5 @@
 /* The soak's rows, its flatness verdict and its table (scripts/soak.ts). */
+import { formatTable } from '../tools/process-kit/text-table';
 
 export const MB = 1024 * 1024;
 
@@ -87,7 +88,5 @@ export function table(rows: Row[]): string {
     r.rssMb.toFixed(1), r.rssMaxMb.toFixed(1), r.heapUsedMb.toFixed(1), r.heapUsedMaxMb.toFixed(1), r.heapTotalMb.toFixed(1), r.eventLoopP99Ms.toFixed(1),
     r.redisUsedMb === undefined ? '-' : r.redisUsedMb.toFixed(1), r.redisKeys === undefined ? '-' : String(r.redisKeys),
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(head), ...body.map(line)].join('\n');
+  return formatTable(head, body, { leftColumns: [3] });
 }

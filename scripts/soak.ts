@@ -1,13 +1,16 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Redis } from 'ioredis';
-import { RedisProcess, startRedis } from '../test/support/redis-server';
+import { StartedProcess, commandSucceeds, startNode } from '../tools/process-kit/child-process';
+import { waitForStore } from '../tools/process-kit/net-wait';
+import { RedisProcess, startRedis } from '../tools/process-kit/redis-server';
+import { addSample, emptyRow, formatAnswers, summarise } from '../test/support/fault-report';
 import { DEMO } from '../test/support/signing';
 import { LoadOperation, Sample, startSteadyLoad } from '../test/support/steady-load';
 import { MB, Row, avg, percentile, table, trend } from './soak-report';
 import { repoRoot } from '../src/repo-paths';
+import { SOAK_USAGE, SoakUsageError, readSettings } from './soak-settings';
 
 /*
  * Issue #7, item 5: the soak. Ten minutes (SOAK_SECONDS) at a steady rate (SOAK_RATE) of
@@ -22,81 +25,11 @@ import { repoRoot } from '../src/repo-paths';
  *   npm run build && tsc -p scripts/tsconfig.json && node dist/scripts/scripts/soak.js
  */
 
-interface Settings {
-  seconds: number;
-  rate: number;
-  sampleS: number;
-  warmupS: number;
-  redis: 'auto' | 'on' | 'off';
-  flatPct: number;
-  rssFloorMb: number;
-  heapFloorMb: number;
-  numbers: number;
-  out: string;
-}
-
 const log = (msg: string) => process.stderr.write(`soak: ${msg}\n`);
 
-
-function numEnv(name: string, def: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return def;
-  const v = Number(raw);
-  if (!Number.isFinite(v) || v < min || v > max) throw new Error(`${name} must be a number ${min}..${max} (got "${raw}")`);
-  return v;
-}
-
-function readSettings(root: string): Settings {
-  const seconds = numEnv('SOAK_SECONDS', 600, 30, 86_400);
-  const redis = process.env.SOAK_REDIS ?? 'auto';
-  if (redis !== 'auto' && redis !== 'on' && redis !== 'off') throw new Error(`SOAK_REDIS must be auto, on or off (got "${redis}")`);
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  return {
-    seconds,
-    rate: numEnv('SOAK_RATE', 200, 1, 20_000),
-    sampleS: numEnv('SOAK_SAMPLE_S', 10, 1, 600),
-    // Not part of the trend: at 200 req/s V8 keeps growing its heap (and so RSS) for about two
-    // minutes before it settles, as JIT, caches and socket pools fill.
-    warmupS: numEnv('SOAK_WARMUP_S', seconds >= 360 ? 120 : Math.floor(seconds / 3), 0, seconds / 2),
-    redis,
-    flatPct: numEnv('SOAK_FLAT_PCT', 10, 0, 1000),
-    rssFloorMb: numEnv('SOAK_RSS_FLOOR_MB', 20, 0, 10_000),
-    heapFloorMb: numEnv('SOAK_HEAP_FLOOR_MB', 5, 0, 10_000),
-    numbers: numEnv('SOAK_NUMBERS', 200_000, 1, 90_000_000),
-    out: process.env.SOAK_OUT ?? join(root, 'dist', 'soak', `soak-${stamp}.json`),
-  };
-}
-
-/** Starts `node args`, resolves with the first stdout match of re; stdout keeps draining after. */
-async function startNode(script: string, env: NodeJS.ProcessEnv, re: RegExp, what: string): Promise<{ proc: ChildProcess; match: RegExpMatchArray; tail: () => string }> {
-  const proc = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let tail = '';
-  let found: RegExpMatchArray | null = null;
-  const keep = (d: Buffer) => {
-    tail = (tail + d.toString('utf8')).slice(-8000);
-    found ??= re.exec(tail);
-  };
-  proc.stdout!.on('data', keep);
-  proc.stderr!.on('data', keep);
-  const deadline = Date.now() + 15_000;
-  while (!found) {
-    if (proc.exitCode !== null || Date.now() > deadline) {
-      proc.kill('SIGKILL');
-      throw new Error(`${what} did not start:\n${tail}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { proc, match: found, tail: () => tail };
-}
-
-async function stop(proc: ChildProcess | undefined): Promise<number | null> {
-  if (!proc || proc.exitCode !== null) return proc?.exitCode ?? null;
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  proc.kill('SIGTERM');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-  const code = await exited;
-  clearTimeout(timer);
-  return code;
+/** Starts `node script`; resolves once its output matches `ready` (the tail of its output is kept for errors). */
+function startNodeScript(script: string, env: NodeJS.ProcessEnv, ready: RegExp, what: string): Promise<StartedProcess> {
+  return startNode([script], { env, ready, what, keepChars: 8000 });
 }
 
 function metric(text: string, name: string): number {
@@ -107,12 +40,16 @@ function metric(text: string, name: string): number {
 
 async function main(): Promise<void> {
   const root = repoRoot();
-  const s = readSettings(root);
+  const s = readSettings(process.argv.slice(2), process.env, root);
+  if (s === 'help') {
+    process.stdout.write(`${SOAK_USAGE}\n`);
+    return;
+  }
   const mainJs = join(root, 'dist', 'src', 'main.js');
   const simJs = join(root, 'dist', 'src', 'simulator', 'main.js');
   if (!existsSync(mainJs) || !existsSync(simJs)) throw new Error('dist/ is missing: run "npm run build" first');
 
-  const hasRedis = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+  const hasRedis = commandSucceeds('redis-server', ['--version']);
   if (s.redis === 'on' && !hasRedis) throw new Error('SOAK_REDIS=on but redis-server is not installed');
   const useRedis = s.redis === 'on' || (s.redis === 'auto' && hasRedis);
   if (s.seconds < 360) log('shorter than 6 minutes: the warm-up may not cover V8 sizing its heap, so RSS can read as growing');
@@ -121,22 +58,22 @@ async function main(): Promise<void> {
 
   let redis: RedisProcess | undefined;
   let redisClient: Redis | undefined;
-  let sim: ChildProcess | undefined;
-  let svc: ChildProcess | undefined;
+  let sim: StartedProcess | undefined;
+  let svc: StartedProcess | undefined;
   const cleanup = async () => {
-    await stop(svc);
-    await stop(sim);
+    await svc?.stop(15_000);
+    await sim?.stop(15_000);
     redisClient?.disconnect();
     await redis?.stop();
   };
   process.once('SIGINT', () => { log('interrupted'); void cleanup().then(() => process.exit(130)); });
 
   try {
-    const simStarted = await startNode(simJs, { PATH: process.env.PATH, SIMULATOR_PORT: '0', SIMULATOR_SYNTHETIC: 'true' }, /HLR_URL=(\S+) SIM_URL=(\S+)/, 'simulator');
-    sim = simStarted.proc;
+    sim = await startNodeScript(simJs, { PATH: process.env.PATH, SIMULATOR_PORT: '0', SIMULATOR_SYNTHETIC: 'true' }, /HLR_URL=(\S+) SIM_URL=(\S+)/, 'simulator');
+    const simUrls = sim.match as RegExpExecArray;
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.SOAK_LOG_LEVEL ?? 'info',
-      HLR_URL: simStarted.match[1], SIM_URL: simStarted.match[2],
+      HLR_URL: simUrls[1], SIM_URL: simUrls[2],
     };
     if (useRedis) {
       redis = await startRedis();
@@ -147,19 +84,10 @@ async function main(): Promise<void> {
       env.TXN_TTL_S = '60';
       log('no Redis: TXN_TTL_S=60 so the in-memory txn_id records reach their steady size within the warm-up');
     }
-    const svcStarted = await startNode(mainJs, env, /"url":"(http:\/\/[^"]+)"/, 'service');
-    svc = svcStarted.proc;
-    const url = svcStarted.match[1];
-    const pid = svc.pid;
-    log(`service pid ${pid} on ${url}`);
-    if (useRedis) {
-      for (let i = 0; ; i++) {
-        const ready = (await (await fetch(`${url}/readyz`)).json()) as { store?: string };
-        if (ready.store === 'redis') break;
-        if (i > 200) throw new Error(`the service never reached Redis (store ${ready.store})`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
+    svc = await startNodeScript(mainJs, env, /"url":"(http:\/\/[^"]+)"/, 'service');
+    const url = (svc.match as RegExpExecArray)[1];
+    log(`service pid ${svc.pid} on ${url}`);
+    if (useRedis) await waitForStore(url, 'redis', { timeoutMs: 10_000, orThrow: true });
 
     // Numbers spread over SOAK_NUMBERS subscribers: caches fill, hit and expire as in production.
     let rnd = 0x2545f491;
@@ -168,7 +96,7 @@ async function main(): Promise<void> {
       return (rnd >>> 0) / 2 ** 32;
     };
     let window: Sample[] = [];
-    const totals = { sent: 0, answers: {} as Record<string, number>, malformed: 0, missing: 0, slowestMs: 0 };
+    const totals = emptyRow('soak');
     const problems: string[] = [];
     const load = startSteadyLoad({
       baseUrl: url, ratePerSecond: s.rate, maxRequests: Math.ceil(s.rate * s.seconds), maxDurationMs: s.seconds * 1000,
@@ -181,14 +109,7 @@ async function main(): Promise<void> {
       },
       onSample: (x) => {
         window.push(x);
-        totals.sent++;
-        if (x.status !== undefined) {
-          const k = `${x.status} ${x.code ?? '-'}`;
-          totals.answers[k] = (totals.answers[k] ?? 0) + 1;
-          totals.slowestMs = Math.max(totals.slowestMs, x.ms);
-        }
-        if (x.outcome === 'malformed') totals.malformed++;
-        if (x.outcome === 'no-answer') totals.missing++;
+        addSample(totals, x);
         if (x.outcome !== 'answered' && problems.length < 20) problems.push(`${x.op} ${x.msisdn}: ${x.error ?? x.problems?.join('; ')}`);
       },
     });
@@ -215,8 +136,7 @@ async function main(): Promise<void> {
       reads = [];
       window = [];
       const ms = done.filter((x) => x.status !== undefined).map((x) => x.ms).sort((a, b) => a - b);
-      const answers: Record<string, number> = {};
-      for (const x of done) if (x.status !== undefined) answers[`${x.status} ${x.code ?? '-'}`] = (answers[`${x.status} ${x.code ?? '-'}`] ?? 0) + 1;
+      const { answers } = summarise('window', done);
       const out: Row = {
         t: Math.round((now - started) / 1000),
         sent: done.length,
@@ -247,7 +167,7 @@ async function main(): Promise<void> {
     // A last row only for a window long enough to mean something.
     if (Date.now() - lastAt >= (s.sampleS * 1000) / 2) await row();
 
-    const exitCode = await stop(svc);
+    const exitCode = await svc.stop(15_000);
     const rss = trend(rows, s.warmupS, 'RSS', (r) => r.rssMb, (r) => r.rssMaxMb, s.flatPct, s.rssFloorMb);
     const heap = trend(rows, s.warmupS, 'heap used (window minimum)', (r) => r.heapUsedMb, (r) => r.heapUsedMaxMb, s.flatPct, s.heapFloorMb);
     const clean = totals.malformed === 0 && totals.missing === 0;
@@ -258,7 +178,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${t.metric}: first third ${t.firstThirdMb} MB, last third ${t.lastThirdMb} MB, growth ${t.growthMb} MB ` +
         `(tolerance ${t.toleranceMb} MB), peak ${t.firstThirdPeakMb} → ${t.lastThirdPeakMb} MB, slope ${t.slopeMbPerHour} MB/h → ${t.flat ? 'flat' : 'NOT FLAT'}\n`);
     }
-    process.stdout.write(`requests: ${totals.sent} sent, ${Object.entries(totals.answers).sort().map(([k, n]) => `${n} × ${k}`).join(', ')}; ` +
+    process.stdout.write(`requests: ${totals.sent} sent, ${formatAnswers(totals.answers)}; ` +
       `malformed ${totals.malformed}, missing ${totals.missing}, slowest ${totals.slowestMs} ms; service exit code ${exitCode}\n`);
     if (problems.length) process.stdout.write(`first problems:\n  ${problems.join('\n  ')}\n`);
     process.stdout.write(`verdict: ${verdict ? 'FLAT' : 'NOT FLAT'}\n`);
@@ -276,6 +196,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  if (err instanceof SoakUsageError) {
+    process.stderr.write(`soak: ${err.message}\n${SOAK_USAGE}\n`);
+    process.exit(2);
+  }
   log((err as Error).stack ?? String(err));
   process.exit(1);
 });

@@ -2,6 +2,7 @@ import express, { Express, RequestHandler } from 'express';
 import helmet from 'helmet';
 import { AccessTokenVerifier } from './domain/ports/access-tokens';
 import { Logger } from './observability/logger';
+import { CamaraRoutesDeps, camaraRoutes } from './transport/camara/camara-routes';
 import { TokenRouteDeps, tokenRoute } from './transport/oauth/token-route';
 import { WellKnownRoutesDeps, wellKnownRoutes } from './transport/oauth/well-known-routes';
 import { correlator } from './transport/rest/correlator';
@@ -22,6 +23,8 @@ export interface AppDeps {
   accessTokens: AccessTokenVerifier;
   /** The built-in OAuth 2.0 issuer's routes; absent when OAUTH_BUILTIN=false. */
   oauth?: { token: TokenRouteDeps; wellKnown: WellKnownRoutesDeps };
+  /** The CAMARA operations (CONTRACT §7), their tokens verified by accessTokens; absent: not served. */
+  camara?: Omit<CamaraRoutesDeps, 'tokens'>;
   /** Extra handlers mounted before the 404 (GraphQL). */
   extra?: RequestHandler[];
   /** Reverse proxies whose X-Forwarded-For is trusted for req.ip (TRUST_PROXY_HOPS); 0 or absent: none. */
@@ -39,6 +42,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestLog(deps.logger, deps.requestMetrics));
   // Partner operations first: they carry the load, and every router passed costs each request.
   app.use(verificationRoutes(deps.verification));
+  if (deps.camara) app.use(camaraRoutes({ ...deps.camara, tokens: deps.accessTokens }));
   app.use(opsRoutes(deps.ops));
   app.use(openapiRoute());
   app.use(openapiRoute(defaultCamaraOpenapiFile(), CAMARA_OPENAPI_PATH));

@@ -33,9 +33,15 @@ async function main(): Promise<void> {
   });
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second SIGTERM or SIGINT (an impatient Ctrl-C, an operator) skips the rest of the
+      // readiness delay; the drain itself still lets in-flight requests finish.
+      logger.info({ signal }, 'second signal: draining now');
+      running.drainNow();
+      return;
+    }
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    logger.info({ signal }, 'shutting down');
     running.close().then(
       () => { logger.info('stopped'); process.exit(0); },
       (err) => { logger.error({ err }, 'shutdown failed'); process.exit(1); },

@@ -3,10 +3,12 @@ import { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { createAccessTokens } from './adapters/oauth/create-access-tokens';
 import { FilePartnerRegistry } from './adapters/partners/file-partner-registry';
+import { AuditWriter, createAuditWriter } from './adapters/audit/create-audit-writer';
 import { createStateStore } from './adapters/state/create-state-store';
 import { HlrHttpClient } from './adapters/upstream/hlr-http-client';
 import { SimHttpClient } from './adapters/upstream/sim-http-client';
-import { Config } from './config/config';
+import { Config, readinessDelayMs } from './config/config';
+import { AuditRecorder } from './domain/audit-recorder';
 import { AuthFailureThrottle } from './domain/auth-failure-throttle';
 import { Authenticator } from './domain/authenticator';
 import { ClientCredentialsGrant } from './domain/client-credentials-grant';
@@ -16,7 +18,10 @@ import { AccessTokenVerifier } from './domain/ports/access-tokens';
 import { Clock, systemClock } from './domain/ports/clock';
 import { StateStore } from './domain/ports/state-store';
 import { VerificationService } from './domain/verification-service';
+import { CamaraService } from './domain/camara-service';
+import { createZonedCalendar } from './domain/zoned-date';
 import { Logger, createLogger } from './observability/logger';
+import { prepareShutdown } from './http-shutdown';
 import { PrometheusMetrics } from './observability/prometheus-metrics';
 import { defaultPartnersPath } from './repo-paths';
 import { loadFixtures, defaultFixturesPath } from './simulator/fixtures';
@@ -39,6 +44,8 @@ export interface RunningServer {
   accessTokens: AccessTokenVerifier;
   /** The built-in OAuth issuer's identifier (PUBLIC_URL or the listening address); undefined when OAUTH_BUILTIN=false. */
   oauthIssuer?: string;
+  /** The audit trail's writer (tests flush it). */
+  audit: AuditWriter;
   /** The in-process simulator when no upstream URLs were configured. */
   simulator?: Simulator;
   simulatorUrl?: string;
@@ -46,8 +53,14 @@ export interface RunningServer {
   reloadPartners(): void;
   /** Re-reads OAUTH_SIGNING_KEY_FILE (key rotation); keeps the keys in force when the file is bad. */
   reloadSigningKeys(): Promise<void>;
-  /** Stops accepting, lets in-flight requests finish (up to SHUTDOWN_GRACE_MS), closes everything. */
+  /**
+   * Shuts down: /readyz answers 503 and every response says Connection: close at once; the
+   * service keeps accepting and serving for SHUTDOWN_READINESS_DELAY_MS; then it stops
+   * accepting, lets in-flight requests finish (up to SHUTDOWN_GRACE_MS) and closes everything.
+   */
   close(): Promise<void>;
+  /** Ends the readiness delay of a close() under way (or about to start): drain at once. */
+  drainNow(): void;
 }
 
 /** The composition root: builds every adapter from config, hands them to the service, listens. */
@@ -95,8 +108,11 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     },
     onStoreError: (err) => logger.warn({ err: (err as Error).message }, 'state store error; answering without it'),
   });
+  const audit = createAuditWriter(config, { logger, clock, metrics: metrics.audit });
+  await audit.start();
+  const auditRecorder = new AuditRecorder({ trail: audit, clock, failClosed: config.AUDIT_FAIL_CLOSED });
   const throttle = new AuthFailureThrottle({
-    clock, keyLimit: config.AUTH_FAIL_LIMIT, addressLimit: config.AUTH_FAIL_ADDRESS_LIMIT, windowS: config.AUTH_FAIL_WINDOW_S,
+    clock, pairLimit: config.AUTH_FAIL_LIMIT, addressLimit: config.AUTH_FAIL_ADDRESS_LIMIT, windowS: config.AUTH_FAIL_WINDOW_S,
   });
   const authenticator = new Authenticator({ registry: partners, clock, maxSkewS: config.SIG_MAX_SKEW_S, metrics, throttle });
   authenticator.tick();
@@ -109,7 +125,6 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   let shuttingDown = false;
   const normalise = createMsisdnNormaliser({ countryCode: config.COUNTRY_CODE, nsnLength: config.NSN_LENGTH });
   const formatDate = createOffsetDateTimeFormatter(config.TIMEZONE);
-  // The HTTP server exists before the app: Apollo's drain plugin tracks its connections from the start.
   // Node checks both timeouts every connectionsCheckingInterval (default 30 s); check often
   // enough that a slowloris client is cut close to the configured time.
   const server = http.createServer({
@@ -118,15 +133,27 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     connectionsCheckingInterval: Math.min(5000, Math.max(100, Math.floor(config.HEADERS_TIMEOUT_MS / 4))),
     keepAliveTimeout: 65_000,
   });
+  // First on 'request', before the app can write a response: it decides Connection: close.
+  const shutdown = prepareShutdown(server);
   const graphql = await createGraphqlMiddleware({
-    httpServer: server, service, authenticator, normalise, formatDate, logger,
-    introspection: config.GRAPHQL_INTROSPECTION, bodyLimitBytes: config.BODY_LIMIT_BYTES, shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    service, authenticator, normalise, formatDate, logger,
+    introspection: config.GRAPHQL_INTROSPECTION, bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    audit: auditRecorder,
+  });
+  const camara = new CamaraService({
+    verification: service, clock, audit: auditRecorder,
+    settings: {
+      plan: { countryCode: config.COUNTRY_CODE, nsnLength: config.NSN_LENGTH },
+      calendar: createZonedCalendar(config.TIMEZONE),
+      ...(config.SIM_SWAP_MONITORED_DAYS === undefined ? {} : { monitoredDays: config.SIM_SWAP_MONITORED_DAYS }),
+    },
   });
   const app = createApp({
     logger,
     requestMetrics: metrics,
-    verification: { service, authenticator, normalise, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES },
+    verification: { service, authenticator, normalise, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, audit: auditRecorder },
     events: { service, normalise, token: config.EVENTS_TOKEN, bodyLimitBytes: config.BODY_LIMIT_BYTES },
+    camara: { camara, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
     accessTokens: oauth.verifier,
     ...(oauth.builtin ? {
       oauth: {
@@ -139,16 +166,16 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       storeMode: () => store.mode(),
       upstreams: () => ({ hlr: hlr.upstream.state(), sim: sim.upstream.state() }),
       isShuttingDown: () => shuttingDown,
+      auditMode: () => audit.mode(),
     },
     extra: [graphql.handler],
     trustProxyHops: config.TRUST_PROXY_HOPS,
   });
 
   server.on('request', app);
-  // While draining, every response tells its client to reconnect elsewhere.
-  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (shuttingDown) res.shouldKeepAlive = false;
-  });
+  // Expect: 100-continue: the app answers, and the body parser sends 100 Continue only once the
+  // request is authenticated and its declared size accepted (src/transport/rest/expect-continue.ts).
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => server.emit('request', req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());
@@ -158,19 +185,26 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   publicUrl ||= `http://${shownHost}:${port}`;
 
   let closing: Promise<void> | undefined;
+  let delaySkipped = false;
+  let endDelay: (() => void) | undefined;
   const close = () => (closing ??= (async () => {
+    // Not ready at once, while still serving: a balancer needs a few seconds to stop sending
+    // here, and until then new connections must still be accepted (CONTRACT §10).
     shuttingDown = true;
-    // Apollo's drain plugin closes the same server and waits for the same requests.
-    const graphqlStopped = graphql.stop();
-    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-    // Keep-alive sockets turn idle as their last response ends; close them as they do.
-    server.closeIdleConnections();
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
-    await drained;
-    await graphqlStopped;
-    clearInterval(sweep);
-    clearTimeout(force);
+    shutdown.announce();
+    const delayMs = readinessDelayMs(config);
+    if (delayMs > 0 && !delaySkipped) {
+      logger.info({ delayMs }, 'shutting down: /readyz answers 503; still serving until the readiness delay ends');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delayMs);
+        endDelay = () => { clearTimeout(timer); resolve(); };
+      });
+    }
+    logger.info({ graceMs: config.SHUTDOWN_GRACE_MS }, 'shutting down: closing the listener, finishing in-flight requests');
+    await shutdown.drain(config.SHUTDOWN_GRACE_MS);
+    // Apollo is stopped only once no request can reach it.
+    await graphql.stop();
+    await audit.close(); // every answered request is in the buffer by now: write it before exit
     clearInterval(ticker);
     hlr.upstream.shutdown();
     sim.upstream.shutdown();
@@ -192,6 +226,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
         logger.error({ err: (err as Error).message }, 'signing keys reload failed; keeping the keys in force');
       }
     },
+    audit,
     reloadPartners: () => {
       try {
         const n = partners.reload();
@@ -201,6 +236,10 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       }
     },
     close,
+    drainNow: () => {
+      delaySkipped = true;
+      endDelay?.();
+    },
   };
   if (oauth.builtin) running.oauthIssuer = publicUrl;
   if (simulator) {

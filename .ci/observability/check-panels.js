@@ -9,20 +9,27 @@
  */
 const { readdirSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
+const { isHttpUrl, parseOrExit } = require('./script-args');
 
-function args(argv) {
-  const out = { job: 'verify-customer', expectAlerts: [], timeoutS: 30 };
-  for (let i = 0; i < argv.length; i += 2) {
-    const [k, v] = [argv[i], argv[i + 1]];
-    if (k === '--prometheus') out.prometheus = v;
-    else if (k === '--dashboards') out.dashboards = v;
-    else if (k === '--job') out.job = v;
-    else if (k === '--expect-alert') out.expectAlerts.push(v);
-    else if (k === '--timeout-s') out.timeoutS = Number(v);
-    else throw new Error(`unknown argument ${k}`);
-  }
-  if (!out.prometheus || !out.dashboards) throw new Error('--prometheus and --dashboards are required');
-  return out;
+const USAGE = 'node check-panels.js --prometheus URL --dashboards DIR [--job NAME] [--expect-alert NAME]... [--timeout-s 1-3600]';
+
+function args() {
+  const { values } = parseOrExit('check-panels', USAGE, {
+    options: {
+      prometheus: { type: 'string' },
+      dashboards: { type: 'string' },
+      job: { type: 'string', default: 'verify-customer' },
+      'expect-alert': { type: 'string', multiple: true, default: [] },
+      'timeout-s': { type: 'string', default: '30' },
+    },
+  }, (p) => {
+    if (!p.values.prometheus || !p.values.dashboards) return '--prometheus and --dashboards are required';
+    if (!isHttpUrl(p.values.prometheus)) return '--prometheus must be an http:// or https:// URL';
+    const t = p.values['timeout-s'];
+    if (!/^\d{1,4}$/.test(t) || Number(t) < 1 || Number(t) > 3600) return '--timeout-s must be a whole number of seconds from 1 to 3600';
+    return undefined;
+  });
+  return { prometheus: values.prometheus, dashboards: values.dashboards, job: values.job, expectAlerts: values['expect-alert'], timeoutS: Number(values['timeout-s']) };
 }
 
 function jsonFiles(dir) {
@@ -87,10 +94,10 @@ async function missingAlerts(base, names) {
 }
 
 async function main() {
-  const opts = args(process.argv.slice(2));
+  const opts = args();
   const all = jsonFiles(opts.dashboards).flatMap((f) => checks(f, JSON.parse(readFileSync(f, 'utf8')), opts.job));
   let pending = all;
-  let problems = [];
+  let problems;
   const deadline = Date.now() + opts.timeoutS * 1000;
   // Data arrives with scrapes and rule evaluations: retry what is missing until the deadline.
   for (;;) {

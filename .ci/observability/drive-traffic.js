@@ -11,8 +11,14 @@
  *   a small breaker volume, short HLR timeout and KYC_CACHE_TTL_S=0 (see observability-check.sh).
  */
 const { createHash } = require('node:crypto');
+const { isHttpUrl, parseOrExit } = require('./script-args');
 
-const [healthy, faulty, simulator] = process.argv.slice(2);
+const { positionals: [healthy, faulty, simulator] } = parseOrExit('drive-traffic', 'node drive-traffic.js HEALTHY_URL FAULTY_URL SIMULATOR_URL',
+  { options: {}, allowPositionals: true },
+  (p) => {
+    if (p.positionals.length !== 3) return `expected 3 URLs, got ${p.positionals.length}`;
+    return p.positionals.every(isHttpUrl) ? undefined : 'every argument must be an http:// or https:// URL';
+  });
 const DEMO = { key: 'demo-key', secret: 'demo-secret' };
 const THROTTLED = { key: 'ci-throttled-key', secret: 'ci-throttled-secret' };
 const SUBSCRIBERS = ['255712000001', '255712000002', '255712000003', '255712000006', '255712000008'];

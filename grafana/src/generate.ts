@@ -19,7 +19,7 @@ function render(build: () => object): string {
  */
 function repoRoot(args: string[]): string {
   const i = args.indexOf('--root');
-  if (i >= 0 && args[i + 1]) return resolve(args[i + 1] as string);
+  if (i >= 0 && args[i + 1]) return resolve(args[i + 1]);
   let dir = __dirname;
   while (!existsSync(join(dir, 'grafana', 'provisioning'))) {
     const up = dirname(dir);

@@ -1,5 +1,6 @@
 import { Builder } from '@grafana/grafana-foundation-sdk/cog';
 import * as dashboard from '@grafana/grafana-foundation-sdk/dashboard';
+import { auditPanels } from './overview/audit';
 import { partnerPanels } from './overview/partners';
 import { processPanels } from './overview/process';
 import { serviceLevelPanels } from './overview/service-level';
@@ -13,6 +14,8 @@ const ROWS = [
   { title: 'Upstreams: HLR and SIM management', panels: upstreamPanels },
   { title: 'Cache, txn_id, authentication, rate limits, state store', panels: partnerPanels },
   { title: 'Process', panels: processPanels },
+  // Last, so the panel ids of the rows above stay what links already point to.
+  { title: 'Audit trail', panels: auditPanels },
 ];
 
 function variables(): Builder<dashboard.VariableModel>[] {

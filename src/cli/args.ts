@@ -1,29 +1,33 @@
-/** `--name value` and `--flag` options after positional words; enough for a small CLI. */
-export interface Args {
-  positional: string[];
-  options: Map<string, string | true>;
-}
+import { ParseArgsOptionsConfig, parseArgs } from 'node:util';
 
-export function parseArgs(argv: readonly string[]): Args {
-  const positional: string[] = [];
-  const options = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (!a.startsWith('--')) {
-      positional.push(a);
-      continue;
-    }
-    const [name, inline] = a.slice(2).split(/=(.*)/s, 2);
-    if (inline !== undefined) options.set(name, inline);
-    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) options.set(name, argv[++i]);
-    else options.set(name, true);
-  }
-  return { positional, options };
-}
-
-export function stringOption(args: Args, name: string, fallback?: string): string | undefined {
-  const v = args.options.get(name);
-  return typeof v === 'string' ? v : fallback;
-}
-
+/** A command line the CLI cannot act on: main prints the message and the usage, and exits 2. */
 export class UsageError extends Error {}
+
+/**
+ * Strict parsing with node:util: an unknown option, a missing value, a value given to a flag or
+ * an option whose value looks like another option (`--key --secret s`) is a usage error, never
+ * silently ignored. Positionals are returned as given; each command checks their count.
+ */
+export function parseCommandArgs<const O extends ParseArgsOptionsConfig>(argv: readonly string[], options: O) {
+  try {
+    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (err) {
+    // node's messages name the option, never its value (which may be a secret).
+    if (String((err as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS_')) throw new UsageError((err as Error).message);
+    throw err;
+  }
+}
+
+/** Exactly the positionals `names` describes, or a usage error (which never echoes them: one may be an msisdn). */
+export function positionals(given: readonly string[], names: readonly string[]): string[] {
+  if (given.length < names.length) throw new UsageError(`missing ${names.slice(given.length).join(' ')}`);
+  if (given.length > names.length) throw new UsageError(`too many arguments: expected ${names.join(' ') || 'none'}`);
+  return [...given];
+}
+
+/** A whole number in [min, max] written as digits only ("24", not "24h", "2.5" or "1e2"). */
+export function integerOption(name: string, raw: string, min: number, max: number): number {
+  const n = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= min && n <= max)) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+  return n;
+}

@@ -1,18 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import { isOperation } from '../domain/operation';
-import { Args, UsageError, stringOption } from './args';
-import { credentialsFrom, signedQuery } from './credentials';
+import { UsageError, integerOption, parseCommandArgs, positionals } from './args';
+import { CREDENTIAL_OPTIONS, credentialsFrom, signedQuery } from './credentials';
 import { CliIo } from './io';
 
+/** CONTRACT: SIM swap's `max_age` is a whole number of hours, 1–2400. */
+const MAX_AGE_HOURS = { min: 1, max: 2400 };
+
 /** `call kyc|sim_swap MSISDN`: sends one signed request and prints the status and body. */
-export async function callCommand(args: Args, io: CliIo): Promise<number> {
-  const [, operation, msisdn] = args.positional;
-  if (!isOperation(operation) || !msisdn) throw new UsageError('usage: verify-customer call kyc|sim_swap MSISDN [--url URL] [--key K --secret S] [--txn-id ID] [--max-age H] [--hmac]');
-  const base = stringOption(args, 'url', io.env.VC_URL ?? 'http://127.0.0.1:8080')!.replace(/\/+$/, '');
-  const body: Record<string, unknown> = { txn_id: stringOption(args, 'txn-id') ?? `cli-${randomBytes(8).toString('hex')}`, msisdn };
-  const maxAge = stringOption(args, 'max-age');
-  if (maxAge !== undefined) body.max_age = Number(maxAge);
-  const url = `${base}/eai/verify_customer/query/${operation}?${signedQuery(credentialsFrom(args, io))}`;
+export async function callCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals: given } = parseCommandArgs(argv, {
+    ...CREDENTIAL_OPTIONS,
+    url: { type: 'string' },
+    'txn-id': { type: 'string' },
+    'max-age': { type: 'string' },
+  });
+  const [operation, msisdn] = positionals(given, ['kyc|sim_swap', 'MSISDN']);
+  if (!isOperation(operation)) throw new UsageError('the operation is kyc or sim_swap');
+  const body: Record<string, unknown> = { txn_id: values['txn-id'] ?? `cli-${randomBytes(8).toString('hex')}`, msisdn };
+  if (values['max-age'] !== undefined) {
+    if (operation !== 'sim_swap') throw new UsageError('--max-age applies to sim_swap only');
+    body.max_age = integerOption('max-age', values['max-age'], MAX_AGE_HOURS.min, MAX_AGE_HOURS.max);
+  }
+  const base = (values.url ?? io.env.VC_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+  if (!URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol)) throw new UsageError('--url (or VC_URL) must be an http:// or https:// URL');
+  const url = `${base}/eai/verify_customer/query/${operation}?${signedQuery(credentialsFrom(values, io))}`;
   let res: Response;
   try {
     res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

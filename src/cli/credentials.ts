@@ -1,6 +1,6 @@
 import { SignatureScheme } from '../domain/ports/partners';
 import { signatureFor } from '../domain/signature';
-import { Args, UsageError, stringOption } from './args';
+import { UsageError } from './args';
 import { CliIo } from './io';
 
 export interface CliCredentials {
@@ -9,12 +9,25 @@ export interface CliCredentials {
   scheme: SignatureScheme;
 }
 
+/** The options every signing command takes. */
+export const CREDENTIAL_OPTIONS = {
+  key: { type: 'string' },
+  secret: { type: 'string' },
+  hmac: { type: 'boolean' },
+} as const;
+
+export interface CredentialValues {
+  key?: string;
+  secret?: string;
+  hmac?: boolean;
+}
+
 /** --key/--secret, else VC_API_KEY/VC_SECRET, else the demo partner (so the demo just works). */
-export function credentialsFrom(args: Args, io: CliIo): CliCredentials {
-  const apiKey = stringOption(args, 'key', io.env.VC_API_KEY ?? 'demo-key');
-  const secret = stringOption(args, 'secret', io.env.VC_SECRET ?? (apiKey === 'demo-key' ? 'demo-secret' : undefined));
+export function credentialsFrom(values: CredentialValues, io: CliIo): CliCredentials {
+  const apiKey = values.key ?? io.env.VC_API_KEY ?? 'demo-key';
+  const secret = values.secret ?? io.env.VC_SECRET ?? (apiKey === 'demo-key' ? 'demo-secret' : undefined);
   if (!apiKey || !secret) throw new UsageError('give --key and --secret (or VC_API_KEY and VC_SECRET)');
-  return { apiKey, secret, scheme: args.options.has('hmac') ? 'hmac-sha256' : 'md5' };
+  return { apiKey, secret, scheme: values.hmac ? 'hmac-sha256' : 'md5' };
 }
 
 /** The signed query string CONTRACT §1.5 expects. */

@@ -1,36 +1,64 @@
 #!/usr/bin/env node
-import { Args, UsageError, parseArgs, stringOption } from './args';
+import { UsageError, parseCommandArgs, positionals } from './args';
+import { AUDIT_USAGE, auditCommand } from './audit-command';
 import { callCommand } from './call-command';
-import { credentialsFrom, signedQuery } from './credentials';
+import { CREDENTIAL_OPTIONS, credentialsFrom, signedQuery } from './credentials';
 import { CliIo, processIo } from './io';
 import { partnersCommand } from './partners-command';
 import { requireSupportedNode } from '../runtime-check';
+import { USAGE_USAGE, usageCommand } from './usage-command';
 
-const USAGE = `verify-customer <command>
+const USAGE = `usage: verify-customer <command>
   sign [--key K --secret S] [--timestamp T] [--hmac]     print a signed query string
   call kyc|sim_swap MSISDN [--url URL] [--key K --secret S] [--txn-id ID] [--max-age H] [--hmac]
   partners add NAME [--file PATH] [--operations kyc,sim_swap] [--hmac]
+  ${AUDIT_USAGE}
+  ${USAGE_USAGE}
+Options take a value as "--name value" or "--name=value"; --hmac takes none; --max-age (sim_swap) is 1-2400 hours.
+Audit and usage read AUDIT_DATABASE_URL, else AUDIT_DIR (default ./var).
 Credentials default to VC_API_KEY / VC_SECRET, then the demo partner; --url to VC_URL, then http://127.0.0.1:8080.`;
 
-/** Runs one command; the exit code is returned, not taken, so tests can run it in-process. */
+function signCommand(argv: readonly string[], io: CliIo): number {
+  const { values, positionals: given } = parseCommandArgs(argv, { ...CREDENTIAL_OPTIONS, timestamp: { type: 'string' } });
+  positionals(given, []);
+  if (values.timestamp !== undefined && !/^\d{1,12}$/.test(values.timestamp)) throw new UsageError('--timestamp must be Unix seconds (digits)');
+  io.out(signedQuery(credentialsFrom(values, io), values.timestamp));
+  return 0;
+}
+
+/**
+ * Runs one command; the exit code is returned, not taken, so tests can run it in-process.
+ * A usage error (unknown command or option, missing or malformed value) prints the reason
+ * and the usage and returns 2 before anything is signed, sent or written.
+ */
 export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
-  const args: Args = parseArgs(argv);
+  const [command, ...rest] = argv;
   try {
-    switch (args.positional[0]) {
+    switch (command) {
       case 'sign':
-        io.out(signedQuery(credentialsFrom(args, io), stringOption(args, 'timestamp')));
-        return 0;
+        return signCommand(rest, io);
       case 'call':
-        return await callCommand(args, io);
+        return await callCommand(rest, io);
       case 'partners':
-        return partnersCommand(args, io);
+        return partnersCommand(rest, io);
+      case 'audit':
+        return await auditCommand(rest, io);
+      case 'usage':
+        return await usageCommand(rest, io);
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(USAGE);
+        return 0;
+      case undefined:
+        throw new UsageError('give a command');
       default:
-        io.err(USAGE);
-        return 2;
+        throw new UsageError(`unknown command "${command.slice(0, 40)}"`);
     }
   } catch (err) {
     if (err instanceof UsageError) {
-      io.err(err.message);
+      io.err(`verify-customer: ${err.message}`);
+      io.err(USAGE);
       return 2;
     }
     throw err;

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { createOffsetDateTimeFormatter } from '../domain/offset-date-time';
 
-const int = (min: number, max: number, def: number) => z.coerce.number().int().min(min).max(max).default(def);
+/**
+ * An integer setting: plain decimal digits only. Number() would also take `0x20D3`, `8.4e3`,
+ * `0b1`, `1.0` or ` 80 `, and start on a value the operator never wrote.
+ */
+const int = (min: number, max: number, def: number) => z.string()
+  .regex(/^[0-9]+$/, 'must be a whole number in plain decimal digits')
+  .default(String(def))
+  .transform(Number)
+  .pipe(z.number().int().min(min).max(max));
 const bool = (def: boolean) => z.enum(['true', 'false']).default(def ? 'true' : 'false').transform((v) => v === 'true');
 const optionalString = z.string().min(1).optional();
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL').transform((u) => u.replace(/\/+$/, ''));
@@ -37,6 +45,8 @@ export const configSchema = z.object({
   TXN_TTL_S: int(60, 30 * 86400, 86400),
   TXN_IN_FLIGHT_TTL_S: int(1, 3600, 60),
   SIM_SWAP_MAX_AGE_HOURS: int(1, 2400, 240),
+  /** CAMARA: days of SIM-change history the operator may reveal (local regulation); unset = unlimited. */
+  SIM_SWAP_MONITORED_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   KYC_CACHE_TTL_S: int(0, 86400, 300),
   KYC_STALE_S: int(0, 7 * 86400, 3600),
   SIM_SWAP_CACHE_TTL_S: int(0, 3600, 30),
@@ -56,18 +66,25 @@ export const configSchema = z.object({
   MEMORY_CACHE_MAX_ENTRIES: int(100, 10_000_000, 100_000),
   MEMORY_TXN_MAX_ENTRIES: int(100, 50_000_000, 1_000_000),
   /** Bearer token for POST /internal/events/sim-swap; unset = route answers 404. */
-  EVENTS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  EVENTS_TOKEN: z.string().min(16, 'must be at least 16 characters')
+    .regex(/^[A-Za-z0-9._~+/-]+=*$/, 'must be a bearer token68 (A-Z a-z 0-9 . _ ~ + / - then optional =)').optional(),
   GRAPHQL_INTROSPECTION: bool(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Longest wait for in-flight requests on SIGTERM before connections are cut. */
   SHUTDOWN_GRACE_MS: int(0, 600_000, 10_000),
+  /**
+   * After SIGTERM, how long /readyz answers 503 while the service still accepts and serves, so a
+   * balancer takes the instance out before its listener closes. Unset: see readinessDelayMs().
+   */
+  SHUTDOWN_READINESS_DELAY_MS: z.string().regex(/^\d{1,9}$/, 'must be a whole number of milliseconds')
+    .transform(Number).pipe(z.number().max(600_000)).optional(),
   /** Whole request (headers and body) must arrive within this; slower clients get 408 and a closed socket. */
   REQUEST_TIMEOUT_MS: int(100, 600_000, 30_000),
   /** Request headers must arrive within this (slowloris); at most REQUEST_TIMEOUT_MS. */
   HEADERS_TIMEOUT_MS: int(100, 600_000, 10_000),
-  /** Failed signatures tolerated per api key within AUTH_FAIL_WINDOW_S; further attempts get 429 before any hashing. */
+  /** Failed signatures tolerated per (api key, client address) within AUTH_FAIL_WINDOW_S; further attempts of that pair get 429 before any hashing. */
   AUTH_FAIL_LIMIT: int(1, 10_000, 20),
-  /** Failed signatures tolerated per client address within AUTH_FAIL_WINDOW_S (one address may carry several keys). */
+  /** Failed signatures tolerated per client address (IPv6: per /64) within AUTH_FAIL_WINDOW_S, whatever the keys. */
   AUTH_FAIL_ADDRESS_LIMIT: int(1, 10_000, 100),
   AUTH_FAIL_WINDOW_S: int(1, 86_400, 60),
   /** Reverse proxies in front of the service whose X-Forwarded-For is trusted for the client address; 0 = the socket's peer. */
@@ -96,6 +113,22 @@ export const configSchema = z.object({
   /** Verified tokens remembered (by hash) to skip signature checks; 0 disables. Never past a token's exp. */
   OAUTH_VERIFIED_CACHE_MAX: int(0, 1_000_000, 10_000),
   OAUTH_VERIFIED_CACHE_S: int(0, 3600, 60),
+  /** Audit trail (CONTRACT §9, docs/audit.md): PostgreSQL when set, else JSON lines under AUDIT_DIR. */
+  AUDIT_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
+  /** The embedded store's files and the spool (both hold msisdns); one directory per instance. */
+  AUDIT_DIR: z.string().min(1).default('./var'),
+  /** Records are kept at least this long, then dropped with their month. */
+  AUDIT_RETENTION_DAYS: int(1, 36_500, 395),
+  /** true: answer 503 (9999) rather than serve a verification while the audit store cannot take records. */
+  AUDIT_FAIL_CLOSED: bool(false),
+  /** false: no audit trail at all, for benchmarks that measure its cost; warned about at start. */
+  AUDIT_ENABLED: bool(true),
+  /** Writer tuning: records per write, longest wait in memory, memory bound, write deadline, replay retry. */
+  AUDIT_BATCH_MAX: int(1, 10_000, 500),
+  AUDIT_FLUSH_MS: int(1, 600_000, 200),
+  AUDIT_BUFFER_MAX: int(10, 1_000_000, 20_000),
+  AUDIT_WRITE_TIMEOUT_MS: int(100, 60_000, 2000),
+  AUDIT_RETRY_MS: int(50, 600_000, 1000),
 }).superRefine((c, ctx) => {
   if ((c.HLR_URL === undefined) !== (c.SIM_URL === undefined)) {
     ctx.addIssue({ code: 'custom', path: [c.HLR_URL ? 'SIM_URL' : 'HLR_URL'], message: 'HLR_URL and SIM_URL must be set together' });
@@ -135,6 +168,14 @@ export const configSchema = z.object({
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** Production waits 5 s for the balancer by default; development and tests (npm start, Ctrl-C) do not wait. */
+export const PRODUCTION_READINESS_DELAY_MS = 5000;
+
+/** SHUTDOWN_READINESS_DELAY_MS as set, else 5000 with NODE_ENV=production and 0 otherwise. */
+export function readinessDelayMs(c: Pick<Config, 'SHUTDOWN_READINESS_DELAY_MS' | 'NODE_ENV'>): number {
+  return c.SHUTDOWN_READINESS_DELAY_MS ?? (c.NODE_ENV === 'production' ? PRODUCTION_READINESS_DELAY_MS : 0);
+}
 
 export class ConfigError extends Error {}
 

@@ -2,12 +2,12 @@ import { Clock } from './ports/clock';
 
 export interface AuthFailureThrottleOptions {
   clock: Clock;
-  /** Failed signatures per api key within the window before further attempts with it are refused. */
-  keyLimit: number;
-  /** Failed signatures per client address within the window before further attempts from it are refused. */
+  /** Failed signatures per (api key, client address) within the window before that pair is refused. */
+  pairLimit: number;
+  /** Failed signatures per client address within the window before every attempt from it is refused. */
   addressLimit: number;
   windowS: number;
-  /** Most keys (and, separately, addresses) remembered; the one that failed least recently is forgotten first. */
+  /** Most pairs (and, separately, addresses) remembered; the one that failed least recently is forgotten first. */
   maxTracked?: number;
 }
 
@@ -53,81 +53,58 @@ class SlidingFailureLog {
   }
 }
 
+/** The address bucket of a request whose client address is unknown. */
+const UNKNOWN_ADDRESS = '?';
+
 /**
- * Failed signatures, counted per api key and per client address over a sliding window.
- * A key or address over its limit is refused before any signature is computed, so a guesser
- * gets at most `limit` tries per window and each refused try costs two map lookups.
- * Only failures count: a partner's successes neither count nor reset anything, and one key's
- * failures never block another key unless the address they come from is itself over its limit.
+ * Failed signatures, counted per (api key, client address) and per client address over a
+ * sliding window. A pair or address over its limit is refused before any signature is computed,
+ * so a guesser gets at most `limit` tries per window and each refused try costs two map lookups.
+ * Failures from one address never throttle a key elsewhere: knowing a partner's api key is not
+ * enough to lock the partner out. Only failures count: successes neither count nor reset anything.
  * Unknown keys count exactly like known ones, so a 429 never tells whether a key exists.
+ *
+ * Addresses are opaque here: the transport turns the client address into the unit it is counted
+ * as (src/transport/http/client-address.ts), so the domain parses no address syntax.
  */
 export class AuthFailureThrottle {
-  private readonly byKey: SlidingFailureLog;
+  private readonly byPair: SlidingFailureLog;
   private readonly byAddress: SlidingFailureLog;
 
   constructor(private readonly opts: AuthFailureThrottleOptions) {
     const windowMs = opts.windowS * 1000;
     const max = opts.maxTracked ?? DEFAULT_MAX_TRACKED;
-    this.byKey = new SlidingFailureLog(opts.keyLimit, windowMs, max);
+    this.byPair = new SlidingFailureLog(opts.pairLimit, windowMs, max);
     this.byAddress = new SlidingFailureLog(opts.addressLimit, windowMs, max);
   }
 
-  /** Whole seconds (at least 1) until this key and address may try again; undefined when they may now. */
+  /** Whole seconds (at least 1) until this key may try again from this address; undefined when it may now. */
   retryAfterS(apiKey: string | undefined, address: string | undefined): number | undefined {
     const now = this.opts.clock.nowMs();
+    const from = address ?? UNKNOWN_ADDRESS;
     const wait = Math.max(
-      apiKey ? this.byKey.waitMs(keyOf(apiKey), now) : 0,
-      address ? this.byAddress.waitMs(addressKey(address), now) : 0,
+      apiKey ? this.byPair.waitMs(pairOf(apiKey, from), now) : 0,
+      this.byAddress.waitMs(from, now),
     );
     return wait > 0 ? Math.max(1, Math.ceil(wait / 1000)) : undefined;
   }
 
-  /** Counts one failed signature against the key and the address it came from. */
+  /** Counts one failed signature against the (key, address) pair and the address it came from. */
   recordFailure(apiKey: string | undefined, address: string | undefined): void {
     const now = this.opts.clock.nowMs();
-    if (apiKey) this.byKey.record(keyOf(apiKey), now);
-    if (address) this.byAddress.record(addressKey(address), now);
+    const from = address ?? UNKNOWN_ADDRESS;
+    if (apiKey) this.byPair.record(pairOf(apiKey, from), now);
+    this.byAddress.record(from, now);
   }
 
-  /** How many keys and addresses are remembered (bounded by maxTracked each). */
-  tracked(): { keys: number; addresses: number } {
-    return { keys: this.byKey.size(), addresses: this.byAddress.size() };
+  /** How many pairs and addresses are remembered (bounded by maxTracked each). */
+  tracked(): { pairs: number; addresses: number } {
+    return { pairs: this.byPair.size(), addresses: this.byAddress.size() };
   }
 }
 
-function keyOf(apiKey: string): string {
-  return apiKey.length > MAX_KEY_LENGTH ? apiKey.slice(0, MAX_KEY_LENGTH) : apiKey;
-}
-
-/**
- * The unit an address is counted as: an IPv4 address as is, an IPv6 address by its /64,
- * since one host usually holds a whole /64 and could otherwise rotate through it.
- */
-export function addressKey(address: string): string {
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (mapped) return mapped[1];
-  if (!address.includes(':')) return address.slice(0, 64);
-  const groups = expandIpv6(address.split('%')[0]);
-  return groups ? `${groups.slice(0, 4).join(':')}::/64` : address.slice(0, 64);
-}
-
-/** The eight 16-bit groups of an IPv6 address, or undefined when it is not one. */
-function expandIpv6(address: string): string[] | undefined {
-  const halves = address.split('::');
-  if (halves.length > 2) return undefined;
-  const parse = (part: string): string[] => (part === '' ? [] : part.split(':'));
-  const head = parse(halves[0]);
-  const tail = halves.length === 2 ? parse(halves[1]) : [];
-  const last = tail.length > 0 ? tail : head;
-  if (last.length > 0 && last[last.length - 1].includes('.')) {
-    // An embedded IPv4 tail (::a.b.c.d) stands for two groups.
-    const octets = last.pop()!.split('.').map(Number);
-    if (octets.length !== 4 || octets.some((o) => !Number.isInteger(o) || o < 0 || o > 255)) return undefined;
-    last.push(((octets[0] << 8) | octets[1]).toString(16), ((octets[2] << 8) | octets[3]).toString(16));
-  }
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
-  const groups = [...head, ...new Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail];
-  if (!groups.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return undefined;
-  return groups.map((g) => parseInt(g, 16).toString(16));
+/** One map key per (api key, address); the length prefix keeps `a`+`bc` apart from `ab`+`c`. */
+function pairOf(apiKey: string, address: string): string {
+  const key = apiKey.length > MAX_KEY_LENGTH ? apiKey.slice(0, MAX_KEY_LENGTH) : apiKey;
+  return `${address.length}:${address}${key}`;
 }

@@ -18,7 +18,7 @@ export interface AuthenticatorDeps {
   clock: Clock;
   maxSkewS: number;
   metrics: Metrics;
-  /** Refuses keys and addresses with too many failed signatures; absent = no throttling. */
+  /** Refuses (key, address) pairs and addresses with too many failed signatures; absent = no throttling. */
   throttle?: AuthFailureThrottle;
 }
 
@@ -43,7 +43,10 @@ export class Authenticator {
 
   constructor(private readonly deps: AuthenticatorDeps) {}
 
-  /** The partner these credentials prove; `clientAddress` is where they came from, for the throttle. */
+  /**
+   * The partner these credentials prove. `clientAddress` is where they came from, as the unit the
+   * throttle counts it as (the transport's clientAddressKey); absent counts as one unknown address.
+   */
   authenticate(c: Credentials, clientAddress?: string): Partner {
     // Before any hashing: a throttled guesser costs two map lookups.
     const retryAfterS = this.deps.throttle?.retryAfterS(c.apiKey, clientAddress);

@@ -12,7 +12,7 @@ export class SignatureWindow {
   private hi = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly prefix: string, private readonly skewS: number) {
-    this.byTimestamp = new Array(2 * skewS + 1);
+    this.byTimestamp = new Array<string | undefined>(2 * skewS + 1);
   }
 
   /** Moves the window to [nowS - skew, nowS + skew]. */

@@ -4,7 +4,7 @@ import { Operation } from './operation';
 import { Clock } from './ports/clock';
 import { Metrics } from './ports/metrics';
 import { Partner } from './ports/partners';
-import { CacheEntry, StateStore } from './ports/state-store';
+import { CacheRead, StateStore } from './ports/state-store';
 import { HlrClient, HlrRecord, SimClient, SimRecord } from './ports/upstreams';
 import { Answer, KycResult, SimSwapResult, VerificationResult } from './results';
 import { SingleFlight } from './single-flight';
@@ -69,11 +69,14 @@ export class VerificationService {
   async kyc(msisdnRaw: string, msisdn: string): Promise<KycResult> {
     const rec = await this.hlrFacts(msisdn);
     const isValid = rec !== null && rec.status !== 'terminated';
+    if (!isValid) return { msisdn: msisdnRaw, isValid, isActive: false, isPrepaid: false, tenureSinceMs: null };
     return {
       msisdn: msisdnRaw,
       isValid,
-      isActive: isValid && rec.status === 'active',
-      isPrepaid: isValid && rec.paymentType === 'prepaid',
+      isActive: rec.status === 'active',
+      isPrepaid: rec.paymentType === 'prepaid',
+      tenureSinceMs: rec.activatedAtMs ?? null,
+      paymentType: rec.paymentType,
     };
   }
 
@@ -82,15 +85,25 @@ export class VerificationService {
     if (rec === null) throw new NotSubscriberError('msisdn is not a subscriber');
     const windowMs = (maxAgeHours ?? this.deps.settings.simSwapMaxAgeHours) * HOUR_MS;
     const swappedAt = rec.lastSimSwapAtMs;
+    const latestSimChangeMs = swappedAt ?? rec.simActivatedAtMs ?? null;
     if (swappedAt === null || this.deps.clock.nowMs() - swappedAt > windowMs) {
-      return { msisdn: msisdnRaw, simSwapped: false };
+      return { msisdn: msisdnRaw, simSwapped: false, latestSimChangeMs };
     }
-    return { msisdn: msisdnRaw, simSwapped: true, simSwappedAtMs: swappedAt };
+    return { msisdn: msisdnRaw, simSwapped: true, simSwappedAtMs: swappedAt, latestSimChangeMs };
   }
 
-  /** A SIM swap happened: forget what is cached about the number, at once. */
+  /**
+   * A SIM swap happened: forget what is cached about the number, at once. No request after this
+   * joins a lookup of the number that started before it (single-flight), and no such lookup
+   * writes its answer back: the store refuses a write based on a read from before the eviction,
+   * on every instance that shares it (ports/state-store.ts, Cache.set).
+   */
   async evict(msisdn: string): Promise<void> {
-    await this.deps.store.cache.delete([kycKey(msisdn), simKey(msisdn)]);
+    const keys = [kycKey(msisdn), simKey(msisdn)];
+    // Before the store: even if it cannot be reached, no later request here joins a pre-swap lookup.
+    this.hlrFlights.forget(keys[0]);
+    this.simFlights.forget(keys[1]);
+    await this.deps.store.cache.delete(keys);
   }
 
   private async answer(input: VerificationInput): Promise<VerificationResult> {
@@ -110,7 +123,7 @@ export class VerificationService {
   private async hlrFacts(msisdn: string): Promise<HlrRecord | null> {
     const { settings, clock, metrics } = this.deps;
     const key = kycKey(msisdn);
-    const entry = await this.readCache(key);
+    const { entry, version } = await this.readCache(key);
     const cached = entry ? decodeHlr(entry.value) : undefined;
     const ageMs = entry ? clock.nowMs() - entry.storedAtMs : Infinity;
     if (cached !== undefined && ageMs <= (cached === null ? settings.negativeCacheTtlS : settings.kycCacheTtlS) * 1000) {
@@ -119,9 +132,10 @@ export class VerificationService {
     }
     metrics.cache('kyc', 'miss');
     try {
-      return await this.hlrFlights.run(key, async () => {
+      // Joins only a lookup that started from the same version: none from before an eviction.
+      return await this.hlrFlights.run(key, version, async () => {
         const rec = await this.deps.hlr.lookup(msisdn);
-        await this.writeCache(key, encodeHlr(rec), rec === null ? settings.negativeCacheTtlS : settings.kycStaleS);
+        await this.writeCache(key, encodeHlr(rec), rec === null ? settings.negativeCacheTtlS : settings.kycStaleS, version);
         return rec;
       });
     } catch (err) {
@@ -137,7 +151,7 @@ export class VerificationService {
   private async simFacts(msisdn: string): Promise<SimRecord | null> {
     const { settings, clock, metrics } = this.deps;
     const key = simKey(msisdn);
-    const entry = await this.readCache(key);
+    const { entry, version } = await this.readCache(key);
     const cached = entry ? decodeSim(entry.value) : undefined;
     if (entry && cached !== undefined) {
       const ttlS = cached === null ? settings.negativeCacheTtlS : settings.simSwapCacheTtlS;
@@ -147,25 +161,54 @@ export class VerificationService {
       }
     }
     metrics.cache('sim_swap', 'miss');
-    return this.simFlights.run(key, async () => {
+    return this.simFlights.run(key, version, async () => {
       const rec = await this.deps.sim.lookup(msisdn);
-      await this.writeCache(key, encodeSim(rec), rec === null ? settings.negativeCacheTtlS : settings.simSwapCacheTtlS);
+      await this.writeCache(key, encodeSim(rec), rec === null ? settings.negativeCacheTtlS : settings.simSwapCacheTtlS, version);
       return rec;
     });
   }
 
-  private async readCache(key: string): Promise<CacheEntry | null> {
+  /**
+   * HLR facts with the tenure fields (CAMARA, CONTRACT §7), from the same cache and flights
+   * as KYC. An entry cached before those fields existed is dropped and fetched again once.
+   */
+  async hlrFactsWithTenure(msisdn: string): Promise<HlrRecord | null> {
+    const rec = await this.hlrFacts(msisdn);
+    if (rec === null || rec.activatedAtMs !== undefined) return rec;
+    await this.dropCached(kycKey(msisdn));
+    return this.hlrFacts(msisdn);
+  }
+
+  /** SIM facts with the current SIM's activation (CAMARA), as hlrFactsWithTenure does for the HLR. */
+  async simFactsWithActivation(msisdn: string): Promise<SimRecord | null> {
+    const rec = await this.simFacts(msisdn);
+    if (rec === null || rec.simActivatedAtMs !== undefined) return rec;
+    await this.dropCached(simKey(msisdn));
+    return this.simFacts(msisdn);
+  }
+
+  private async dropCached(key: string): Promise<void> {
+    try {
+      await this.deps.store.cache.delete([key]);
+    } catch (err) {
+      this.deps.onStoreError?.(err);
+    }
+  }
+
+  /** A store error reads as an absent key: its write then lands only if the key is still absent. */
+  private async readCache(key: string): Promise<CacheRead> {
     try {
       return await this.deps.store.cache.get(key);
     } catch (err) {
       this.deps.onStoreError?.(err);
-      return null;
+      return { entry: null, version: null };
     }
   }
 
-  private async writeCache(key: string, value: string, ttlS: number): Promise<void> {
+  /** Writes only if the key is still at the version the lookup started from (nothing evicted since). */
+  private async writeCache(key: string, value: string, ttlS: number, version: string | null): Promise<void> {
     try {
-      await this.deps.store.cache.set(key, { value, storedAtMs: this.deps.clock.nowMs() }, ttlS);
+      await this.deps.store.cache.set(key, { value, storedAtMs: this.deps.clock.nowMs() }, ttlS, version);
     } catch (err) {
       this.deps.onStoreError?.(err);
     }

@@ -1,12 +1,12 @@
-import { OPERATIONS, Operation } from '../domain/operation';
+import { OPERATIONS } from '../domain/operation';
 import {
   AuthFailureReason, BreakerState, CacheOutcome, TxnOutcome, UpstreamOutcome,
 } from '../domain/ports/metrics';
 import { StoreMode } from '../domain/ports/state-store';
 import { UpstreamName } from '../domain/ports/upstreams';
 
-/** The interfaces a partner reaches the service through. */
-export type Interface = 'rest' | 'graphql';
+/** The interfaces a partner reaches the service through: legacy REST (`rest`), GraphQL, CAMARA. */
+export type Interface = 'rest' | 'graphql' | 'camara';
 
 /**
  * Every value each label can take. Written as Records so that adding a member to one of the
@@ -17,8 +17,8 @@ function keys<K extends string>(all: Record<K, true>): readonly K[] {
 }
 
 export const LABELS = {
-  operation: OPERATIONS as readonly Operation[],
-  interface: keys<Interface>({ rest: true, graphql: true }),
+  operation: OPERATIONS,
+  interface: keys<Interface>({ rest: true, graphql: true, camara: true }),
   cacheOutcome: keys<CacheOutcome>({ hit: true, miss: true, stale: true }),
   txnOutcome: keys<TxnOutcome>({ new: true, replayed: true, conflict: true, in_flight: true }),
   authReason: keys<AuthFailureReason>({

@@ -5,6 +5,7 @@ import {
 } from '../domain/ports/metrics';
 import { StoreMode } from '../domain/ports/state-store';
 import { UpstreamName } from '../domain/ports/upstreams';
+import { PrometheusAuditMetrics } from './audit-prometheus-metrics';
 import { Interface, LABELS } from './label-values';
 
 export type { Interface };
@@ -42,6 +43,8 @@ const INITIAL_RESULTS = [{ code: '00000', status: '200' }, { code: '9999', statu
 /** The Prometheus side of the metrics port: every label is a small, fixed set. */
 export class PrometheusMetrics implements Metrics {
   readonly registry = new Registry();
+  /** The audit writer's counters and gauges, on the same registry (docs/audit.md). */
+  readonly audit = new PrometheusAuditMetrics(this.registry);
   private readonly requests: Counter<'operation' | 'interface' | 'code' | 'status'>;
   private readonly requestSeconds: Histogram<'operation' | 'interface'>;
   private readonly cacheLookups: Counter<'operation' | 'outcome'>;

@@ -13,13 +13,13 @@ export function loadFixtures(file: string, now: Date = new Date()): SimSubscribe
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new Error(`fixtures ${file}: cannot read (${(err as Error).message})`);
+    throw new Error(`fixtures ${file}: cannot read (${(err as Error).message})`, { cause: err });
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new Error(`fixtures ${file}: not valid JSON (${(err as Error).message})`);
+    throw new Error(`fixtures ${file}: not valid JSON (${(err as Error).message})`, { cause: err });
   }
   const list = (doc as { subscribers?: unknown } | null)?.subscribers;
   if (typeof doc !== 'object' || doc === null || !Array.isArray(list)) {
@@ -32,7 +32,7 @@ export function loadFixtures(file: string, now: Date = new Date()): SimSubscribe
     try {
       s = parseSubscriber(raw, { now, where });
     } catch (err) {
-      throw new Error(`fixtures ${file}: ${(err as Error).message}`);
+      throw new Error(`fixtures ${file}: ${(err as Error).message}`, { cause: err });
     }
     // A duplicate would make the answer depend on file order; refuse rather than guess.
     if (seen.has(s.msisdn)) throw new Error(`fixtures ${file}: ${where}.msisdn ${s.msisdn} appears twice`);

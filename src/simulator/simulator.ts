@@ -1,7 +1,7 @@
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Fault, FaultState, isSystemName, parseFaultPatch, SystemName } from './faults';
-import { parseSubscriber, SimSubscriber } from './subscriber';
+import { parseSubscriber, SimSubscriber, SubscriberInput } from './subscriber';
 import { syntheticSubscriber } from './synthetic';
 
 export interface SimulatorOptions {
@@ -20,7 +20,7 @@ export interface Simulator {
   /** Upstream calls received, faulted ones included, admin calls excluded. */
   calls(): Record<SystemName, number>;
   resetCalls(): void;
-  upsert(s: SimSubscriber): void;
+  upsert(s: SubscriberInput): void;
   setFault(system: SystemName, f: Partial<Fault>): Fault;
   resetFaults(): void;
 }
@@ -51,12 +51,14 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
       return;
     }
     const fails = fault.nextCallFails();
+    // Read when the call arrives, answered after the latency: as a real system's answer, it can
+    // be overtaken by a change (a swap) while it travels back.
+    const s = lookup(msisdn);
     const answer = (): void => {
       if (fails) return send(res, 503, { error: 'injected fault' });
-      const s = lookup(msisdn);
       if (!s) return send(res, 404, { error: 'not found' });
-      if (system === 'hlr') return send(res, 200, { msisdn: s.msisdn, status: s.status, paymentType: s.paymentType });
-      send(res, 200, { msisdn: s.msisdn, iccid: s.iccid, lastSimSwapAt: s.lastSimSwapAt });
+      if (system === 'hlr') return send(res, 200, { msisdn: s.msisdn, status: s.status, paymentType: s.paymentType, activatedAt: s.activatedAt });
+      send(res, 200, { msisdn: s.msisdn, iccid: s.iccid, lastSimSwapAt: s.lastSimSwapAt, simActivatedAt: s.simActivatedAt });
     };
     if (fault.latencyMs === 0) return answer();
     const timer = setTimeout(() => {

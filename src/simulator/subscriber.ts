@@ -7,12 +7,19 @@ export interface SimSubscriber {
   iccid: string;
   /** RFC 3339, or null when the line was never swapped (first activation is not a swap). */
   lastSimSwapAt: string | null;
+  /** HLR: start of the line's continuous tenure, RFC 3339, or null (unknown). */
+  activatedAt: string | null;
+  /** SIM management: when the current SIM was activated, RFC 3339, or null (unknown). */
+  simActivatedAt: string | null;
 }
+
+/** What a fixture or an upsert may give: the tenure fields are optional (derived or unknown when absent). */
+export type SubscriberInput = Omit<SimSubscriber, 'activatedAt' | 'simActivatedAt'> & Partial<Pick<SimSubscriber, 'activatedAt' | 'simActivatedAt'>>;
 
 export const SUBSCRIBER_STATUSES = ['active', 'inactive', 'suspended', 'terminated'] as const;
 export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
 
-export const PAYMENT_TYPES = ['prepaid', 'postpaid'] as const;
+export const PAYMENT_TYPES = ['prepaid', 'postpaid', 'business'] as const;
 export type PaymentType = (typeof PAYMENT_TYPES)[number];
 
 /** E.164 without the `+`: the upstreams only ever see the normalised form, so anything else is a test bug. */
@@ -21,7 +28,7 @@ const ICCID_PATTERN = /^[0-9]{18,22}$/;
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
 const RELATIVE = /^now-(\d{1,7})([mhd])$/;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-const FIELDS = new Set(['msisdn', 'status', 'paymentType', 'iccid', 'lastSimSwapAt']);
+const FIELDS = new Set(['msisdn', 'status', 'paymentType', 'iccid', 'lastSimSwapAt', 'activatedAt', 'simActivatedAt']);
 
 export interface ParseOptions {
   /** Reference time for the relative `now-<N><unit>` form; without it only RFC 3339 is accepted. */
@@ -59,10 +66,17 @@ export function parseSubscriber(raw: unknown, opts: ParseOptions = {}): SimSubsc
   if (typeof iccid !== 'string' || !ICCID_PATTERN.test(iccid)) {
     throw new Error(`${where}.iccid must be 18-22 digits (got ${show(iccid)})`);
   }
-  return { msisdn, status, paymentType, iccid, lastSimSwapAt: parseSwapTime(r.lastSimSwapAt, where, opts.now) };
+  const lastSimSwapAt = parseTime(r.lastSimSwapAt, `${where}.lastSimSwapAt`, opts.now);
+  const activatedAt = parseTime(r.activatedAt, `${where}.activatedAt`, opts.now);
+  // The current SIM was activated by the latest swap, else when the line was (CONTRACT §7).
+  const simActivatedAt = r.simActivatedAt === undefined
+    ? lastSimSwapAt ?? activatedAt
+    : parseTime(r.simActivatedAt, `${where}.simActivatedAt`, opts.now);
+  return { msisdn, status, paymentType, iccid, lastSimSwapAt, activatedAt, simActivatedAt };
 }
 
-function parseSwapTime(value: unknown, where: string, now: Date | undefined): string | null {
+/** RFC 3339 (kept as written), null/absent, or `now-<N><m|h|d>` resolved against `now`. */
+function parseTime(value: unknown, where: string, now: Date | undefined): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') {
     if (isRfc3339(value)) return value;
@@ -70,7 +84,7 @@ function parseSwapTime(value: unknown, where: string, now: Date | undefined): st
     if (rel && now) return toRfc3339Seconds(now.getTime() - Number(rel[1]) * UNIT_MS[rel[2] as keyof typeof UNIT_MS]);
   }
   const forms = now ? 'an RFC 3339 date-time, "now-<N><m|h|d>" or null' : 'an RFC 3339 date-time or null';
-  throw new Error(`${where}.lastSimSwapAt must be ${forms} (got ${show(value)})`);
+  throw new Error(`${where} must be ${forms} (got ${show(value)})`);
 }
 
 /** UTC, whole seconds: the service renders seconds only, so milliseconds would just be noise. */
@@ -95,6 +109,6 @@ function isOneOf<T extends string>(allowed: readonly T[], v: unknown): v is T {
 
 function show(v: unknown): string {
   if (v === undefined) return 'nothing';
-  const s = JSON.stringify(v) ?? String(v);
+  const s = JSON.stringify(v) ?? typeof v;
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }

@@ -7,7 +7,9 @@ import { MSISDN_PATTERN, SimSubscriber, SubscriberStatus, toRfc3339Seconds } fro
  * and nothing is stored, so memory stays flat however many numbers a benchmark touches.
  *
  * Shares: 5% not a subscriber; of the rest 88% active and 4% each inactive, suspended,
- * terminated; 70% prepaid; 20% swapped 1..2000 hours before the start time.
+ * terminated; 70% prepaid; 20% swapped 1..2000 hours before the start time; the line activated
+ * 90..3649 days before the start time (always before any swap); the current SIM activated at
+ * the latest swap, else with the line.
  */
 export const SYNTHETIC_RATES = {
   notSubscriber: 0.05,
@@ -17,10 +19,13 @@ export const SYNTHETIC_RATES = {
   prepaid: 0.7,
   swapped: 0.2,
   maxSwapAgeHours: 2000,
+  minTenureDays: 90,
+  maxTenureDays: 3649,
 } as const;
 
 const TWO_POW_32 = 2 ** 32;
 const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 
 /** 32-bit FNV-1a: cheap, and enough to spread numbers; not for anything security-related. */
 export function fnv1a(s: string): number {
@@ -61,7 +66,9 @@ export function syntheticSubscriber(msisdn: string, startedAt: Date): SimSubscri
   const swapped = draw(h, 5) / TWO_POW_32 < r.swapped;
   const hoursAgo = 1 + (draw(h, 6) % r.maxSwapAgeHours);
   const lastSimSwapAt = swapped ? toRfc3339Seconds(startedAt.getTime() - hoursAgo * HOUR_MS) : null;
-  return { msisdn, status, paymentType, iccid, lastSimSwapAt };
+  const tenureDays = r.minTenureDays + (draw(h, 7) % (r.maxTenureDays - r.minTenureDays + 1));
+  const activatedAt = toRfc3339Seconds(startedAt.getTime() - tenureDays * DAY_MS);
+  return { msisdn, status, paymentType, iccid, lastSimSwapAt, activatedAt, simActivatedAt: lastSimSwapAt ?? activatedAt };
 }
 
 function pad7(n: number): string {

@@ -54,6 +54,8 @@ export function describeStateStoreContract(name: string, open: (clock: Clock) =>
     // Fresh keys per test: the stores live for the whole suite.
     let ns: string;
     const k = (key: string) => `${ns}${key}`;
+    const entryOf = async (key: string) => (await store.cache.get(key)).entry;
+    const versionOf = async (key: string) => (await store.cache.get(key)).version;
 
     beforeAll(async () => {
       subject = await open(clock);
@@ -70,49 +72,98 @@ export function describeStateStoreContract(name: string, open: (clock: Clock) =>
 
     describe('cache', () => {
       it('reads a key never set as absent', async () => {
-        expect(await store.cache.get(k('kyc:255712000001'))).toBeNull();
+        expect(await entryOf(k('kyc:255712000001'))).toBeNull();
       });
 
       it('reads an entry back with its value and the moment it was stored, whatever the value holds', async () => {
         const values = ['active/prepaid', '-', '', 'a|b:c|', '{"x":"ünï ☎"}\n\t'];
-        await Promise.all(values.map((value, i) => store.cache.set(k(`v${i}`), { value, storedAtMs: 1_763_622_900_123 + i }, 60)));
+        await Promise.all(values.map((value, i) => store.cache.set(k(`v${i}`), { value, storedAtMs: 1_763_622_900_123 + i }, 60, null)));
         for (const [i, value] of values.entries()) {
-          expect(await store.cache.get(k(`v${i}`))).toEqual({ value, storedAtMs: 1_763_622_900_123 + i });
+          expect(await entryOf(k(`v${i}`))).toEqual({ value, storedAtMs: 1_763_622_900_123 + i });
         }
       });
 
-      it('replaces an entry when its key is set again', async () => {
-        await store.cache.set(k('sim:255712000006'), { value: 'n', storedAtMs: 1 }, 60);
-        await store.cache.set(k('sim:255712000006'), { value: '1763622900000', storedAtMs: 2 }, 60);
-        expect(await store.cache.get(k('sim:255712000006'))).toEqual({ value: '1763622900000', storedAtMs: 2 });
+      it('replaces an entry when its key is set again from the version last read', async () => {
+        expect(await store.cache.set(k('sim:255712000006'), { value: 'n', storedAtMs: 1 }, 60, null)).toBe(true);
+        const read = await store.cache.get(k('sim:255712000006'));
+        expect(read.entry).toEqual({ value: 'n', storedAtMs: 1 });
+        expect(await store.cache.set(k('sim:255712000006'), { value: '1763622900000', storedAtMs: 2 }, 60, read.version)).toBe(true);
+        expect(await entryOf(k('sim:255712000006'))).toEqual({ value: '1763622900000', storedAtMs: 2 });
+      });
+
+      it('refuses a write based on a read the key has changed since: another write, or a stale read of absence', async () => {
+        const key = k('kyc:255712000007');
+        const absent = await versionOf(key);
+        expect(absent).toBeNull();
+        expect(await store.cache.set(key, { value: 'first', storedAtMs: 1 }, 60, absent)).toBe(true);
+        const first = await versionOf(key);
+        expect(first).not.toBeNull();
+        // A second lookup that also started from "absent" does not overwrite the first one's answer.
+        expect(await store.cache.set(key, { value: 'late', storedAtMs: 2 }, 60, absent)).toBe(false);
+        expect(await store.cache.set(key, { value: 'second', storedAtMs: 3 }, 60, first)).toBe(true);
+        expect(await store.cache.set(key, { value: 'stale', storedAtMs: 4 }, 60, first)).toBe(false);
+        expect(await entryOf(key)).toEqual({ value: 'second', storedAtMs: 3 });
+      });
+
+      it('after an eviction refuses every write based on a read from before it, and takes one based on a read after it', async () => {
+        const cached = k('sim:255712000001');
+        const never = k('sim:255712000002');
+        await store.cache.set(cached, { value: 'n', storedAtMs: 1 }, 60, null);
+        const beforeCached = await versionOf(cached);
+        const beforeNever = await versionOf(never);
+        await store.cache.delete([cached, never]);
+        // The lookups that started before the swap come back with pre-swap answers: none lands.
+        expect(await store.cache.set(cached, { value: 'n', storedAtMs: 2 }, 60, beforeCached)).toBe(false);
+        expect(await store.cache.set(never, { value: 'n', storedAtMs: 2 }, 60, beforeNever)).toBe(false);
+        expect(await entryOf(cached)).toBeNull();
+        expect(await entryOf(never)).toBeNull();
+        // A read after the eviction sees a new version, and its lookup's answer is cached.
+        const after = await store.cache.get(never);
+        expect(after.entry).toBeNull();
+        expect(typeof after.version).toBe('string');
+        expect(after.version).not.toBe(beforeNever);
+        expect(await store.cache.set(never, { value: '1763622900000', storedAtMs: 3 }, 60, after.version)).toBe(true);
+        expect(await entryOf(never)).toEqual({ value: '1763622900000', storedAtMs: 3 });
+      });
+
+      it('still refuses a pre-eviction write after the refill that followed the eviction has expired', async () => {
+        const key = k('sim:255712000008');
+        const before = await versionOf(key);
+        await store.cache.delete([key]);
+        const after = await versionOf(key);
+        expect(await store.cache.set(key, { value: 'n', storedAtMs: 1 }, 1, after)).toBe(true);
+        // Past the refill's TTL (a store may keep the key longer: readers judge age by storedAtMs).
+        await sleep(1150);
+        expect(await store.cache.set(key, { value: 'n', storedAtMs: 2 }, 60, before)).toBe(false);
+        expect((await entryOf(key))?.storedAtMs).not.toBe(2);
       });
 
       it('deletes exactly the listed keys, absent ones included, and leaves other numbers alone', async () => {
         const entry = { value: 'active/prepaid', storedAtMs: 5 };
-        for (const key of ['kyc:255712000001', 'sim:255712000001', 'kyc:255712000002', 'sim:255712000002']) await store.cache.set(k(key), entry, 60);
+        for (const key of ['kyc:255712000001', 'sim:255712000001', 'kyc:255712000002', 'sim:255712000002']) await store.cache.set(k(key), entry, 60, null);
         await store.cache.delete([k('kyc:255712000001'), k('sim:255712000001'), k('kyc:255799999999')]);
-        expect(await store.cache.get(k('kyc:255712000001'))).toBeNull();
-        expect(await store.cache.get(k('sim:255712000001'))).toBeNull();
-        expect(await store.cache.get(k('kyc:255712000002'))).toEqual(entry);
-        expect(await store.cache.get(k('sim:255712000002'))).toEqual(entry);
+        expect(await entryOf(k('kyc:255712000001'))).toBeNull();
+        expect(await entryOf(k('sim:255712000001'))).toBeNull();
+        expect(await entryOf(k('kyc:255712000002'))).toEqual(entry);
+        expect(await entryOf(k('sim:255712000002'))).toEqual(entry);
         await expect(store.cache.delete([])).resolves.toBeUndefined();
       });
 
       it('does not store an entry with a TTL of zero', async () => {
-        await store.cache.set(k('kyc:0'), { value: 'x', storedAtMs: 1 }, 0);
-        expect(await store.cache.get(k('kyc:0'))).toBeNull();
+        expect(await store.cache.set(k('kyc:0'), { value: 'x', storedAtMs: 1 }, 0, null)).toBe(false);
+        expect(await entryOf(k('kyc:0'))).toBeNull();
       });
     });
 
     it('forgets cache entries and unfinished claims after their TTL, while a completed claim lasts its own', async () => {
-      await store.cache.set(k('kyc:1'), { value: 'x', storedAtMs: 1 }, 1);
-      await store.cache.set(k('kyc:2'), { value: 'y', storedAtMs: 1 }, 30);
+      await store.cache.set(k('kyc:1'), { value: 'x', storedAtMs: 1 }, 1, null);
+      await store.cache.set(k('kyc:2'), { value: 'y', storedAtMs: 1 }, 30, null);
       expect(await store.txns.claim(k('p:short'), 'kyc|1|', 1)).toEqual({ status: 'claimed' });
       expect(await store.txns.claim(k('p:done'), 'kyc|2|', 1)).toEqual({ status: 'claimed' });
       await store.txns.complete(k('p:done'), 'kyc|2|', '{"r":2}', 30);
       await sleep(1150);
-      expect(await store.cache.get(k('kyc:1'))).toBeNull();
-      expect(await store.cache.get(k('kyc:2'))).toEqual({ value: 'y', storedAtMs: 1 });
+      expect(await entryOf(k('kyc:1'))).toBeNull();
+      expect(await entryOf(k('kyc:2'))).toEqual({ value: 'y', storedAtMs: 1 });
       expect(await store.txns.claim(k('p:short'), 'sim_swap|3|', 1)).toEqual({ status: 'claimed' });
       expect(await store.txns.claim(k('p:done'), 'kyc|2|', 1)).toEqual({ status: 'done', fingerprint: 'kyc|2|', outcome: '{"r":2}' });
     });

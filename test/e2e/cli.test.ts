@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readPartnersFile } from '../../src/adapters/partners/file-partner-registry';
 import { runCli } from '../../src/cli/main';
-import { Harness, startHarness } from '../support/harness';
+import { Harness, asAnswer, startHarness } from '../support/harness';
 import { md5Sig } from '../support/signing';
 
 function io(env: NodeJS.ProcessEnv = {}) {
@@ -35,7 +35,7 @@ describe('the verify-customer CLI', () => {
   it('call sim_swap with an hmac partner and max_age', async () => {
     const { io: cli, out } = io({ VC_API_KEY: 'demo-hmac-key', VC_SECRET: 'demo-hmac-secret', VC_URL: h.url });
     expect(await runCli(['call', 'sim_swap', '255712000006', '--hmac', '--max-age', '24'], cli)).toBe(0);
-    expect(JSON.parse(out[1]).result.sim_swapped).toBe('true');
+    expect(asAnswer(JSON.parse(out[1])).result?.sim_swapped).toBe('true');
   });
 
   it('call exits non-zero and prints the failure body when refused', async () => {

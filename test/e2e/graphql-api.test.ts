@@ -1,23 +1,7 @@
-import { getIntrospectionQuery } from 'graphql';
+import { IntrospectionQuery, getIntrospectionQuery } from 'graphql';
+import { dataOf, firstError, gql } from '../support/graphql-client';
 import { Harness, startHarness, txnId } from '../support/harness';
 import { DEMO, DEMO_DISABLED, DEMO_KYC_ONLY, md5Sig, signedQuery } from '../support/signing';
-
-interface GqlReply {
-  status: number;
-  headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-async function gql(h: Harness, query: string, variables?: object,
-  opts: { qs?: string; headers?: Record<string, string> } = {}): Promise<GqlReply> {
-  const res = await fetch(`${h.url}/graphql?${opts.qs ?? signedQuery(DEMO)}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...opts.headers },
-    body: JSON.stringify({ query, variables }),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: JSON.parse(text) };
-}
 
 const ISO_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 
@@ -40,9 +24,10 @@ describe('GraphQL API over HTTP', () => {
 
   it('simSwap of a recently swapped number gives an ISO 8601 date-time with a numeric offset', async () => {
     const r = await gql(h, '{ simSwap(msisdn: "+255712000006") { msisdn simSwapped simSwappedAt } }');
-    expect(r.body.data.simSwap).toMatchObject({ msisdn: '+255712000006', simSwapped: true });
-    expect(r.body.data.simSwap.simSwappedAt).toMatch(ISO_OFFSET);
-    const ageH = (Date.now() - Date.parse(r.body.data.simSwap.simSwappedAt)) / 3_600_000;
+    const { simSwap } = dataOf(r);
+    expect(simSwap).toMatchObject({ msisdn: '+255712000006', simSwapped: true });
+    expect(simSwap.simSwappedAt).toMatch(ISO_OFFSET);
+    const ageH = (Date.now() - Date.parse(simSwap.simSwappedAt ?? '')) / 3_600_000;
     expect(ageH).toBeGreaterThan(2.9);
     expect(ageH).toBeLessThan(3.1);
   });
@@ -67,8 +52,8 @@ describe('GraphQL API over HTTP', () => {
   it('a malformed msisdn or an out-of-range maxAgeHours is a 11111 naming the problem, without an upstream call', async () => {
     const malformed = await gql(h, '{ kyc(msisdn: "07-12") { isValid } }');
     const badWindow = await gql(h, '{ simSwap(msisdn: "255712000001", maxAgeHours: 0) { simSwapped } }');
-    expect(malformed.body.errors[0].extensions).toEqual({ code: '11111', desc: 'Error Process: msisdn is malformed' });
-    expect(badWindow.body.errors[0].extensions).toEqual({ code: '11111', desc: 'Error Process: maxAgeHours must be an integer from 1 to 2400' });
+    expect(firstError(malformed).extensions).toEqual({ code: '11111', desc: 'Error Process: msisdn is malformed' });
+    expect(firstError(badWindow).extensions).toEqual({ code: '11111', desc: 'Error Process: maxAgeHours must be an integer from 1 to 2400' });
     expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
   });
 
@@ -89,7 +74,7 @@ describe('GraphQL API over HTTP', () => {
       await gql(h, `{ simSwap(msisdn: "255712000001", txnId: "${id}") { simSwapped } }`);
       const r = await gql(h, `{ simSwap(msisdn: "255712000002", txnId: "${id}") { simSwapped } }`);
       expect(r.body.data).toBeNull();
-      expect(r.body.errors[0].extensions).toEqual({ code: '11111', desc: 'Error Process: txn_id already used for a different request' });
+      expect(firstError(r).extensions).toEqual({ code: '11111', desc: 'Error Process: txn_id already used for a different request' });
     });
 
     it('a txn_id used over REST is the same txn_id for GraphQL', async () => {
@@ -103,7 +88,7 @@ describe('GraphQL API over HTTP', () => {
 
     it('a malformed txnId is refused naming txnId', async () => {
       const r = await gql(h, '{ kyc(msisdn: "255712000001", txnId: "has space") { isValid } }');
-      expect(r.body.errors[0].extensions.desc).toBe('Error Process: txnId must be 1-25 characters of A-Z a-z 0-9 . _ : -');
+      expect(firstError(r).extensions.desc).toBe('Error Process: txnId must be 1-25 characters of A-Z a-z 0-9 . _ : -');
     });
   });
 
@@ -127,8 +112,8 @@ describe('GraphQL API over HTTP', () => {
       expect(r.status).toBe(401);
       expect(r.body.data).toBeUndefined();
       expect(r.body.errors).toHaveLength(1);
-      expect(r.body.errors[0].extensions.code).toBe('11111');
-      expect(r.body.errors[0].message).toMatch(/^Error Process: /);
+      expect(firstError(r).extensions.code).toBe('11111');
+      expect(firstError(r).message).toMatch(/^Error Process: /);
       expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
     });
 
@@ -154,15 +139,15 @@ describe('GraphQL API over HTTP', () => {
         kyc(msisdn: "255712000001") { isValid } }`, { m: many });
       expect(r.status).toBe(400);
       expect(r.body.errors).toHaveLength(1);
-      expect(r.body.errors[0].extensions.code).toBe('11111');
-      expect(r.body.errors[0].message).toMatch(/^Error Process: query cost 201 exceeds the limit of 200 upstream lookups/);
+      expect(firstError(r).extensions.code).toBe('11111');
+      expect(firstError(r).message).toMatch(/^Error Process: query cost 201 exceeds the limit of 200 upstream lookups/);
       expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
     });
 
     it('refuses a query deeper than the limit with 400', async () => {
       const r = await gql(h, '{ verifyCustomers(msisdns: []) { kyc { isValid { a { b } } } } }');
       expect(r.status).toBe(400);
-      expect(r.body.errors.map((e: { message: string }) => e.message))
+      expect((r.body.errors ?? []).map((e) => e.message))
         .toContain('Error Process: query depth 5 exceeds the limit of 4');
     });
 
@@ -170,14 +155,14 @@ describe('GraphQL API over HTTP', () => {
       for (const q of ['{ __schema { queryType { name } } }', '{ __type(name: "Kyc") { name } }']) {
         const r = await gql(h, q);
         expect(r.status).toBe(400);
-        expect(r.body.errors[0].extensions).toEqual({ code: '11111', desc: 'Error Process: introspection is disabled on this server' });
+        expect(firstError(r).extensions).toEqual({ code: '11111', desc: 'Error Process: introspection is disabled on this server' });
       }
     });
 
     it('does not suggest field names to a caller who may not introspect', async () => {
       const r = await gql(h, '{ kycc(msisdn: "255712000001") { isValid } }');
       expect(r.status).toBe(400);
-      expect(r.body.errors[0].message).toBe('Error Process: Cannot query field "kycc" on type "Query".');
+      expect(firstError(r).message).toBe('Error Process: Cannot query field "kycc" on type "Query".');
     });
   });
 
@@ -223,9 +208,9 @@ describe('GraphQL with GRAPHQL_INTROSPECTION=true', () => {
   afterAll(() => h.close());
 
   it('answers the standard introspection query, which the depth limit does not count', async () => {
-    const r = await gql(h, getIntrospectionQuery());
+    const r = await gql<IntrospectionQuery>(h, getIntrospectionQuery());
     expect(r.status).toBe(200);
-    const names = r.body.data.__schema.types.map((t: { name: string }) => t.name);
+    const names = dataOf(r).__schema.types.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['Kyc', 'SimSwap', 'CustomerVerification', 'VerificationError', 'DateTime']));
   });
 });

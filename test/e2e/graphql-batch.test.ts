@@ -1,20 +1,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GqlReply, QueryData, dataOf, firstError, gql as gqlRequest } from '../support/graphql-client';
 import { Harness, startHarness } from '../support/harness';
+import { stringMatching } from '../support/matchers';
 import { DEMO, DEMO_KYC_ONLY, signedQuery } from '../support/signing';
 
-interface GqlReply {
-  status: number;
-  headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-async function gql(h: Harness, query: string, variables?: object, qs = signedQuery(DEMO)): Promise<GqlReply> {
-  const res = await fetch(`${h.url}/graphql?${qs}`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, headers: res.headers, body: JSON.parse(await res.text()) };
+/** The shared client with this file's habit: the signed query string as the last argument. */
+function gql(h: Harness, query: string, variables?: object, qs = signedQuery(DEMO)): Promise<GqlReply<QueryData>> {
+  return gqlRequest(h, query, variables, { qs });
 }
 
 const BATCH = `query($m: [String!]!) {
@@ -51,8 +45,8 @@ describe('verifyCustomers', () => {
     }`, { m: sent });
     expect(r.status).toBe(200);
     expect(r.body.errors).toBeUndefined();
-    const items = r.body.data.verifyCustomers;
-    expect(items.map((i: { msisdn: string }) => i.msisdn)).toEqual(sent);
+    const items = dataOf(r).verifyCustomers;
+    expect(items.map((i) => i.msisdn)).toEqual(sent);
 
     const subscriber = { isPrepaid: true, isActive: true, isValid: true };
     for (const i of [0, 1, 2, 3, 4]) {
@@ -66,9 +60,9 @@ describe('verifyCustomers', () => {
       expect(items[i]).toEqual({ msisdn: sent[i], kyc: { msisdn: sent[i], isPrepaid: false, isActive: false, isValid: false },
         simSwap: null, error: { code: '11111', desc: 'Error Process: msisdn is not a subscriber' } });
     }
-    expect(items[9].simSwap).toMatchObject({ simSwapped: true, simSwappedAt: expect.stringMatching(/\+00:00$/) });
+    expect(items[9].simSwap).toMatchObject({ simSwapped: true, simSwappedAt: stringMatching(/\+00:00$/) });
     expect(items[10]).toEqual(items[11]);
-    expect(r.body.data.kyc).toEqual({ isValid: true });
+    expect(dataOf(r).kyc).toEqual({ isValid: true });
     // Distinct valid numbers: ...001, ...999, ...006 (also in the kyc field), ...002.
     expect(h.sim.calls()).toEqual({ hlr: 4, sim: 4 });
   });
@@ -76,7 +70,7 @@ describe('verifyCustomers', () => {
   it('fetches only the facts selected: a KYC-only batch makes no SIM-management call', async () => {
     const r = await gql(h, 'query($m: [String!]!) { verifyCustomers(msisdns: $m) { msisdn kyc { isValid } } }',
       { m: ['255712000001', '255712000004'] });
-    expect(r.body.data.verifyCustomers).toEqual([
+    expect(dataOf(r).verifyCustomers).toEqual([
       { msisdn: '255712000001', kyc: { isValid: true } },
       { msisdn: '255712000004', kyc: { isValid: false } },
     ]);
@@ -86,13 +80,13 @@ describe('verifyCustomers', () => {
   it('honours @skip: a skipped SIM-swap selection makes no SIM-management call', async () => {
     const r = await gql(h, `query($m: [String!]!, $noSim: Boolean!) {
       verifyCustomers(msisdns: $m) { msisdn simSwap @skip(if: $noSim) { simSwapped } } }`, { m: ['255712000001'], noSim: true });
-    expect(r.body.data.verifyCustomers).toEqual([{ msisdn: '255712000001' }]);
+    expect(dataOf(r).verifyCustomers).toEqual([{ msisdn: '255712000001' }]);
     expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
   });
 
   it('answers a batch of 100 distinct numbers', async () => {
     const r = await gql(h, BATCH, { m: numbers(100) });
-    expect(r.body.data.verifyCustomers).toHaveLength(100);
+    expect(dataOf(r).verifyCustomers).toHaveLength(100);
     expect(h.sim.calls()).toEqual({ hlr: 100, sim: 100 });
   });
 
@@ -116,7 +110,7 @@ describe('verifyCustomers', () => {
       fragment facts on CustomerVerification { simSwap { simSwapped } }`,
       { m: ['255712000001'] }, signedQuery(DEMO_KYC_ONLY));
     expect(refused.body.data).toBeNull();
-    expect(refused.body.errors[0].extensions).toEqual({ code: '11111', desc: 'Error Process: operation sim_swap is not allowed for this partner' });
+    expect(firstError(refused).extensions).toEqual({ code: '11111', desc: 'Error Process: operation sim_swap is not allowed for this partner' });
     expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
   });
 
@@ -125,11 +119,11 @@ describe('verifyCustomers', () => {
     const r = await gql(h, BATCH, { m: ['255712000001', 'nope'] });
     expect(r.status).toBe(200);
     expect(r.body.errors).toBeUndefined();
-    const [good, bad] = r.body.data.verifyCustomers;
+    const [good, bad] = dataOf(r).verifyCustomers;
     expect(good.kyc).toMatchObject({ isValid: true });
     expect(good.simSwap).toBeNull();
-    expect(good.error.code).toBe('9999');
-    expect(good.error.desc).toMatch(/^Unexpected system Error/);
+    expect(good.error?.code).toBe('9999');
+    expect(good.error?.desc).toMatch(/^Unexpected system Error/);
     expect(bad.error).toEqual({ code: '11111', desc: 'Error Process: msisdn is malformed' });
   });
 });
@@ -147,11 +141,11 @@ describe('verifyCustomers under a partner rate limit', () => {
 
   it('charges one token per number and operation, so a second 10-number batch over a burst of 25 is refused', async () => {
     const first = await gql(h, BATCH, { m: numbers(10) }, signedQuery(TIGHT));
-    expect(first.body.data.verifyCustomers).toHaveLength(10);
+    expect(dataOf(first).verifyCustomers).toHaveLength(10);
     h.sim.resetCalls();
     const second = await gql(h, BATCH, { m: numbers(10) }, signedQuery(TIGHT));
     expect(second.body.data).toBeNull();
-    expect(second.body.errors[0].extensions).toEqual({ code: '11111', desc: 'Error Process: rate limit exceeded' });
+    expect(firstError(second).extensions).toEqual({ code: '11111', desc: 'Error Process: rate limit exceeded' });
     expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
   });

@@ -10,7 +10,7 @@ async function scrape(h: Harness): Promise<{ text: string; get(series: string): 
   const values = new Map<string, number>();
   for (const line of text.split('\n')) {
     const m = /^(\S+?(?:\{.*\})?) (\S+)$/.exec(line);
-    if (m && !line.startsWith('#')) values.set(m[1] as string, Number(m[2]));
+    if (m && !line.startsWith('#')) values.set(m[1], Number(m[2]));
   }
   return { text, get: (series) => values.get(series) ?? 0 };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadFixtures, defaultFixturesPath } from '../../src/simulator/fixtures';
 import { Simulator, createSimulator } from '../../src/simulator/simulator';
-import { postJson, txnId } from '../support/harness';
+import { asAnswer, postJson, txnId } from '../support/harness';
 import { startServiceProcess as startProcess } from '../support/service-process';
 import { signedQuery } from '../support/signing';
 
@@ -16,7 +16,7 @@ describe('the service as a process', () => {
     try {
       const commands = svc.output().split('\n').filter((l) => l.startsWith('TS='));
       expect(commands).toHaveLength(2);
-      const answers = commands.map((c) => JSON.parse(execFileSync('bash', ['-c', c], { encoding: 'utf8' })));
+      const answers = commands.map((c) => asAnswer(JSON.parse(execFileSync('bash', ['-c', c], { encoding: 'utf8' }))));
       expect(answers[0]).toEqual({ code: '00000', desc: 'Success', result: { msisdn: '255712000001', is_prepaid: 'true', is_active: 'true', is_valid: 'true' } });
       expect(answers[1].result).toMatchObject({ msisdn: '255712000006', sim_swapped: 'true' });
     } finally {

@@ -1,6 +1,12 @@
 import { Harness, postJson, startHarness, txnId } from '../support/harness';
 
 const TOKEN = 'events-token-for-tests-0123';
+/** The fields these tests read from an answer (harness replies are untyped). */
+interface Answer {
+  code?: string;
+  result?: { sim_swapped?: string };
+}
+const answer = (r: { body: unknown }) => r.body as Answer;
 const event = (h: Harness, body: unknown, authorization?: string) =>
   postJson(`${h.url}/internal/events/sim-swap`, body, authorization ? { headers: { authorization } } : {});
 
@@ -13,28 +19,35 @@ describe('POST /internal/events/sim-swap (CONTRACT §5)', () => {
 
   it('evicts the cached answer at once, so the next SIM swap query sees the new swap', async () => {
     const before = await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000002' });
-    expect(before.body.result).toEqual({ msisdn: '255712000002', sim_swapped: 'false' });
+    expect(answer(before).result).toEqual({ msisdn: '255712000002', sim_swapped: 'false' });
     h.sim.upsert({ msisdn: '255712000002', status: 'active', paymentType: 'postpaid', iccid: '8925500000000000099', lastSimSwapAt: new Date().toISOString() });
     const cached = await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000002' });
-    expect(cached.body.result.sim_swapped).toBe('false');
+    expect(answer(cached).result?.sim_swapped).toBe('false');
     const ev = await event(h, { msisdn: '0712000002' }, `Bearer ${TOKEN}`);
     expect(ev.status).toBe(200);
     expect(ev.body).toEqual({ code: '00000', desc: 'Success' });
     const after = await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000002' });
-    expect(after.body.result.sim_swapped).toBe('true');
+    expect(answer(after).result?.sim_swapped).toBe('true');
   });
 
-  it.each([undefined, 'Bearer wrong-token-0123456789', TOKEN, `bearer ${TOKEN}x`])('refuses the authorization %p with 401 11111', async (authorization) => {
+  // The scheme is case-insensitive (RFC 9110 §11.1); the token is not.
+  it.each([`bearer ${TOKEN}`, `BEARER ${TOKEN}`, `Bearer  ${TOKEN}`])('accepts the authorization %p', async (authorization) => {
+    const r = await event(h, { msisdn: '255712000003' }, authorization);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ code: '00000', desc: 'Success' });
+  });
+
+  it.each([undefined, 'Bearer wrong-token-0123456789', TOKEN, `bearer ${TOKEN}x`, `Bearer ${TOKEN.toUpperCase()}`, `Basic ${TOKEN}`, `Bearer${TOKEN}`])('refuses the authorization %p with 401 11111', async (authorization) => {
     const r = await event(h, { msisdn: '255712000002' }, authorization);
     expect(r.status).toBe(401);
-    expect(r.body.code).toBe('11111');
+    expect(answer(r).code).toBe('11111');
     expect(r.text).not.toContain(TOKEN);
   });
 
   it.each<[unknown]>([[{}], [{ msisdn: 'x' }], [[1]], ['{"msisdn":']])('refuses the body %p with 400 11111', async (body) => {
     const r = await event(h, body, `Bearer ${TOKEN}`);
     expect(r.status).toBe(400);
-    expect(r.body.code).toBe('11111');
+    expect(answer(r).code).toBe('11111');
   });
 });
 
@@ -43,7 +56,7 @@ it('POST /internal/events/sim-swap is 404 when EVENTS_TOKEN is unset', async () 
   try {
     const r = await event(h, { msisdn: '255712000002' }, 'Bearer anything-at-all-here');
     expect(r.status).toBe(404);
-    expect(r.body.code).toBe('11111');
+    expect(answer(r).code).toBe('11111');
   } finally {
     await h.close();
   }

@@ -36,7 +36,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect((await h.post('kyc', { txn_id: id, msisdn: '255712000001' })).status).toBe(200);
     const otherOp = await h.post('sim_swap', { txn_id: id, msisdn: '255712000001' });
     expect(otherOp.status).toBe(409);
-    expect(otherOp.body.response.code).toBe('11111');
+    expect(otherOp.body.response?.code).toBe('11111');
     expect((await h.post('kyc', { txn_id: id, msisdn: '255712000002' })).status).toBe(409);
     expect((await h.post('kyc', { txn_id: id, msisdn: '0712000001' })).status).toBe(409);
   });
@@ -56,7 +56,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     await new Promise((r) => setTimeout(r, 40));
     const second = await h.post('sim_swap', { txn_id: id, msisdn: '255712000007' });
     expect(second.status).toBe(409);
-    expect(second.body.response.desc).toMatch(/in flight/);
+    expect(second.body.response?.desc).toMatch(/in flight/);
     expect((await first).status).toBe(200);
   });
 

@@ -11,7 +11,7 @@ import { DEMO, DEMO_DISABLED, DEMO_HMAC, DEMO_KYC_ONLY, md5Sig, signedQuery } fr
 
 /*
  * Security (issue #7, item 4): helmet headers and no x-powered-by on every kind of answer,
- * failed signatures throttled per api key and per client address, and no secret, signature
+ * failed signatures throttled per (api key, client address) and per client address, and no secret, signature
  * or full msisdn in any log line, whatever happens.
  */
 
@@ -25,7 +25,17 @@ function partnersFile(partners: object[]): string {
   return file;
 }
 
-const DEMO_PARTNERS = JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'demo-partners.json'), 'utf8')).partners as object[];
+const DEMO_PARTNERS = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'demo-partners.json'), 'utf8')) as { partners: object[] }).partners;
+
+interface Failure {
+  code: string;
+  desc: string;
+}
+/** The code and desc of an answer in either shape (KYC flat, SIM swap under `response`). */
+const failureOf = (r: Reply): Failure => {
+  const body = r.body as Failure & { response?: Failure };
+  return body.response ?? body;
+};
 
 describe('security headers', () => {
   let h: Harness;
@@ -78,17 +88,17 @@ describe('server timeouts are configuration', () => {
   });
 });
 
-describe('failed signatures are throttled per api key and per client address', () => {
+describe('failed signatures are throttled per (api key, client address) and per client address', () => {
   const THROTTLE = { AUTH_FAIL_LIMIT: '5', AUTH_FAIL_ADDRESS_LIMIT: '12', AUTH_FAIL_WINDOW_S: '60' };
 
   function expect429(op: 'kyc' | 'sim_swap', r: Reply): void {
     expect(r.status).toBe(429);
-    const inner = op === 'kyc' ? r.body : r.body.response;
+    const inner = op === 'kyc' ? r.body as Failure : (r.body as { response: Failure }).response;
     expect(inner).toEqual({ code: '11111', desc: 'Error Process: too many failed authentication attempts' });
     const retryAfter = Number(r.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    tally.record('throttled attempts', `429 ${inner.code}`);
+    tally.record('throttled attempts', `429 ${inner?.code}`);
   }
 
   /** Authentication failures on /metrics: those that looked at a signature, and those refused by the throttle. */
@@ -102,13 +112,13 @@ describe('failed signatures are throttled per api key and per client address', (
     return counts;
   }
 
-  it('after AUTH_FAIL_LIMIT wrong signatures a key gets 429 11111 with Retry-After in both shapes, even with a valid signature, at no signature cost', async () => {
+  it('after AUTH_FAIL_LIMIT wrong signatures a key gets 429 11111 from that address with Retry-After in both shapes, even with a valid signature, at no signature cost', async () => {
     const h = await startHarness({ env: THROTTLE });
     try {
       for (let i = 0; i < 5; i++) {
         const r = await h.post('kyc', valid(), { query: wrongSig('demo-key') });
         expect(r.status).toBe(401);
-        tally.record('wrong signatures under the limit', `${r.status} ${r.body.code}`);
+        tally.record('wrong signatures under the limit', `${r.status} ${failureOf(r).code}`);
       }
       const before = await authFailures(h);
       expect429('kyc', await h.post('kyc', valid()));
@@ -129,7 +139,7 @@ describe('failed signatures are throttled per api key and per client address', (
       for (const partner of [DEMO_KYC_ONLY, DEMO_HMAC]) {
         const r = await h.post('kyc', valid(), { query: signedQuery(partner, { hmac: partner === DEMO_HMAC }) });
         expect(r.status).toBe(200);
-        tally.record('another key from the same address', `${r.status} ${r.body.code}`);
+        tally.record('another key from the same address', `${r.status} ${failureOf(r).code}`);
       }
     } finally {
       await h.close();
@@ -177,7 +187,7 @@ describe('failed signatures are throttled per api key and per client address', (
       await new Promise((r) => setTimeout(r, Number(refused.headers.get('retry-after')) * 1000 + 100));
       const back = await h.post('kyc', valid());
       expect(back.status).toBe(200);
-      tally.record('after Retry-After', `${back.status} ${back.body.code}`);
+      tally.record('after Retry-After', `${back.status} ${failureOf(back).code}`);
     } finally {
       await h.close();
     }
@@ -212,7 +222,59 @@ describe('failed signatures are throttled per api key and per client address', (
     }
   });
 
-  it('GraphQL shares the key throttle: a key blocked over REST is refused there with a 11111 and Retry-After', async () => {
+  describe('behind one trusted proxy (TRUST_PROXY_HOPS=1, X-Forwarded-For)', () => {
+    let h: Harness;
+    beforeEach(async () => { h = await startHarness({ env: { ...THROTTLE, TRUST_PROXY_HOPS: '1' } }); });
+    afterEach(() => h.close());
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    const graphqlFrom = (address: string) => fetch(`${h.url}/graphql?${signedQuery(DEMO)}`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...from(address) }, body: '{"query":"{ kyc(msisdn: \\"255712000001\\") { isValid } }"}',
+    });
+
+    it('anyone who knows a partner\'s api key cannot lock the partner out: its signed requests from another address are served', async () => {
+      // Twenty addresses, each one wrong signature for the partner's key: far over AUTH_FAIL_LIMIT in all.
+      for (let i = 1; i <= 20; i++) {
+        expect((await h.post('kyc', valid(), { query: wrongSig(DEMO.apiKey), headers: from(`203.0.113.${i}`) })).status).toBe(401);
+      }
+      const partner = await h.post('kyc', valid(), { headers: from('198.51.100.7') });
+      expect(partner.status).toBe(200);
+      expect((await h.post('sim_swap', valid(), { headers: from('198.51.100.7') })).status).toBe(200);
+      expect((await graphqlFrom('198.51.100.7')).status).toBe(200);
+      tally.record('partner\'s key sprayed from other addresses', `${partner.status} ${failureOf(partner).code}`);
+    });
+
+    it('a key failing from one address is throttled there only, even for its valid signatures', async () => {
+      for (let i = 0; i < 5; i++) expect((await h.post('kyc', valid(), { query: wrongSig(DEMO.apiKey), headers: from('203.0.113.9') })).status).toBe(401);
+      expect429('kyc', await h.post('kyc', valid(), { headers: from('203.0.113.9') }));
+      expect((await graphqlFrom('203.0.113.9')).status).toBe(429);
+      expect((await h.post('kyc', valid(), { headers: from('203.0.113.10') })).status).toBe(200);
+      // The failing address may still use another key, until the address itself is over its limit.
+      expect((await h.post('kyc', valid(), { query: signedQuery(DEMO_KYC_ONLY), headers: from('203.0.113.9') })).status).toBe(200);
+    });
+
+    it('counts an IPv4-mapped address in hex form (::ffff:cb00:7101) as the IPv4 address it carries', async () => {
+      for (let i = 0; i < 12; i++) {
+        expect((await h.post('kyc', valid(), { query: wrongSig(`spray-key-${i % 4}`), headers: from('::ffff:cb00:7101') })).status).toBe(401);
+      }
+      // 203.0.113.1 is ::ffff:cb00:7101: over the address limit in every spelling.
+      expect429('kyc', await h.post('kyc', valid(), { headers: from('203.0.113.1') }));
+      expect429('kyc', await h.post('kyc', valid(), { headers: from('::ffff:203.0.113.1') }));
+      // Other mapped addresses are other addresses, not one shared bucket.
+      for (const other of ['::ffff:cb00:7102', '::ffff:c633:6407', '203.0.113.2']) {
+        expect((await h.post('kyc', valid(), { headers: from(other) })).status).toBe(200);
+      }
+    });
+
+    it('counts an IPv6 address by its /64: rotating the host part does not escape the address limit', async () => {
+      for (let i = 0; i < 12; i++) {
+        expect((await h.post('kyc', valid(), { query: wrongSig(`spray-key-${i % 4}`), headers: from(`2001:db8:0:1::${(i + 1).toString(16)}`) })).status).toBe(401);
+      }
+      expect429('kyc', await h.post('kyc', valid(), { headers: from('2001:db8:0:1:ffff:ffff:ffff:ffff') }));
+      expect((await h.post('kyc', valid(), { headers: from('2001:db8:0:2::1') })).status).toBe(200);
+    });
+  });
+
+  it('GraphQL shares the throttle: a key blocked over REST from an address is refused there with a 11111 and Retry-After', async () => {
     const h = await startHarness({ env: THROTTLE });
     try {
       for (let i = 0; i < 5; i++) expect((await h.post('kyc', valid(), { query: wrongSig('demo-key') })).status).toBe(401);

@@ -9,12 +9,19 @@ import { syntheticSubscriber, SYNTHETIC_RATES } from '../../src/simulator/synthe
 const HOUR = 3_600_000;
 const now = new Date('2026-11-20T08:15:00Z');
 
-async function call(base: string, method: string, p: string, body?: unknown) {
+/** Every field a simulator answer (upstream or admin) may carry. */
+interface SimBody {
+  msisdn?: string; status?: string; paymentType?: string; iccid?: string;
+  lastSimSwapAt?: string | null; activatedAt?: string | null; simActivatedAt?: string | null;
+  error?: string; latencyMs?: number; errorRate?: number; down?: boolean; hlr?: number; sim?: number;
+}
+
+async function call(base: string, method: string, p: string, body?: unknown): Promise<{ status: number; type: string | null; body: SimBody }> {
   const init: RequestInit = { method, headers: { 'content-type': 'application/json' } };
   if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
   const res = await fetch(base + p, init);
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type'), body: text ? JSON.parse(text) : undefined };
+  return { status: res.status, type: res.headers.get('content-type'), body: (text ? JSON.parse(text) : {}) as SimBody };
 }
 
 describe('simulator serving the demo fixture', () => {
@@ -33,22 +40,30 @@ describe('simulator serving the demo fixture', () => {
     sim.resetCalls();
   });
 
-  it('HLR answers a fixture subscriber with status and payment type', async () => {
+  it('HLR answers a fixture subscriber with status, payment type and tenure start', async () => {
     const res = await get('/hlr/subscribers/255712000003');
     expect(res).toEqual({ status: 200, type: 'application/json',
-      body: { msisdn: '255712000003', status: 'suspended', paymentType: 'prepaid' } });
+      body: { msisdn: '255712000003', status: 'suspended', paymentType: 'prepaid', activatedAt: '2024-06-03T08:15:00Z' } });
+    expect((await get('/hlr/subscribers/255712000009')).body).toMatchObject({ paymentType: 'business' });
   });
 
-  it('SIM management answers a never-swapped subscriber with its iccid and a null swap date', async () => {
+  it('SIM management answers a never-swapped subscriber with its iccid, a null swap date and the line\'s activation as the SIM\'s', async () => {
     const res = await get('/sim/subscribers/255712000001/sim');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ msisdn: '255712000001', iccid: '8925500000000000001', lastSimSwapAt: null });
+    expect(res.body).toEqual({ msisdn: '255712000001', iccid: '8925500000000000001', lastSimSwapAt: null,
+      simActivatedAt: toRfc3339Seconds(now.getTime() - 1460 * 24 * HOUR) });
+  });
+
+  it('a swapped subscriber\'s current SIM was activated by its latest swap', async () => {
+    const res = await get('/sim/subscribers/255712000006/sim');
+    expect(res.body.simActivatedAt).toBe(res.body.lastSimSwapAt);
+    expect(res.body.simActivatedAt).toBe(toRfc3339Seconds(now.getTime() - 3 * HOUR));
   });
 
   it('resolves the relative swap dates of the demo fixture against the load time', async () => {
-    expect((await get('/sim/subscribers/255712000006/sim')).body.lastSimSwapAt).toBe(toRfc3339Seconds(now.getTime() - 3 * HOUR));
-    expect((await get('/sim/subscribers/255712000008/sim')).body.lastSimSwapAt).toBe('2026-11-20T07:45:00Z');
-    expect((await get('/sim/subscribers/255712000007/sim')).body.lastSimSwapAt).toBe('2026-08-22T08:15:00Z');
+    expect((await get('/sim/subscribers/255712000006/sim')).body?.lastSimSwapAt).toBe(toRfc3339Seconds(now.getTime() - 3 * HOUR));
+    expect((await get('/sim/subscribers/255712000008/sim')).body?.lastSimSwapAt).toBe('2026-11-20T07:45:00Z');
+    expect((await get('/sim/subscribers/255712000007/sim')).body?.lastSimSwapAt).toBe('2026-08-22T08:15:00Z');
   });
 
   it('answers 404 on both systems for a number that is not a subscriber', async () => {
@@ -59,7 +74,7 @@ describe('simulator serving the demo fixture', () => {
   it('answers 404 for unknown routes and methods without counting them as upstream calls', async () => {
     for (const [m, p] of [['GET', '/'], ['POST', '/hlr/subscribers/255712000001'], ['GET', '/hlr/subscribers/'],
       ['GET', '/sim/subscribers/255712000001'], ['GET', '/__admin/nothing'], ['PUT', '/__admin/faults/xyz']]) {
-      expect((await call(base, m!, p!, m === 'GET' ? undefined : {})).status).toBe(404);
+      expect((await call(base, m, p, m === 'GET' ? undefined : {})).status).toBe(404);
     }
     expect(sim.calls()).toEqual({ hlr: 0, sim: 0 });
   });
@@ -68,28 +83,49 @@ describe('simulator serving the demo fixture', () => {
     const res = await put('/__admin/subscribers/255712000099', { msisdn: '255700000000', status: 'active',
       paymentType: 'postpaid', iccid: '8925500000000000099', lastSimSwapAt: 'now-1h' });
     expect(res.status).toBe(200);
-    expect(res.body.msisdn).toBe('255712000099');
+    expect(res.body?.msisdn).toBe('255712000099');
     expect((await get('/hlr/subscribers/255712000099')).body).toEqual(
-      { msisdn: '255712000099', status: 'active', paymentType: 'postpaid' });
-    const swappedAt = Date.parse((await get('/sim/subscribers/255712000099/sim')).body.lastSimSwapAt);
+      { msisdn: '255712000099', status: 'active', paymentType: 'postpaid', activatedAt: null });
+    const swappedAt = Date.parse((await get('/sim/subscribers/255712000099/sim')).body.lastSimSwapAt ?? '');
     expect(Date.now() - swappedAt).toBeGreaterThan(HOUR - 5000);
     expect(Date.now() - swappedAt).toBeLessThan(HOUR + 5000);
     expect((await get('/hlr/subscribers/255700000000')).status).toBe(404);
   });
 
+  it('upserts tenure facts in every form: RFC 3339, null, relative; simActivatedAt defaults to the swap, else the activation', async () => {
+    const base0 = { status: 'active', paymentType: 'business', iccid: '8925500000000000098' };
+    const sim = (n: string) => get(`/sim/subscribers/${n}/sim`).then((r) => r.body as Record<string, unknown>);
+    const hlr = (n: string) => get(`/hlr/subscribers/${n}`).then((r) => r.body as Record<string, unknown>);
+    expect((await put('/__admin/subscribers/255712000098', { ...base0, lastSimSwapAt: null, activatedAt: '2020-01-02T03:04:05+03:00' })).status).toBe(200);
+    expect(await hlr('255712000098')).toMatchObject({ paymentType: 'business', activatedAt: '2020-01-02T03:04:05+03:00' });
+    expect((await sim('255712000098')).simActivatedAt).toBe('2020-01-02T03:04:05+03:00');
+    await put('/__admin/subscribers/255712000098', { ...base0, lastSimSwapAt: 'now-3h', activatedAt: 'now-400d' });
+    const s1 = await sim('255712000098');
+    expect(s1.simActivatedAt).toBe(s1.lastSimSwapAt);
+    const activated = Date.parse((await hlr('255712000098')).activatedAt as string);
+    expect(Math.abs(Date.now() - 400 * 24 * HOUR - activated)).toBeLessThan(5000);
+    await put('/__admin/subscribers/255712000098', { ...base0, lastSimSwapAt: null, activatedAt: 'now-400d', simActivatedAt: 'now-30m' });
+    const s2 = await sim('255712000098');
+    expect(Math.abs(Date.now() - 30 * 60_000 - Date.parse(s2.simActivatedAt as string))).toBeLessThan(5000);
+    await put('/__admin/subscribers/255712000098', { ...base0, lastSimSwapAt: null, activatedAt: 'now-400d', simActivatedAt: null });
+    expect((await sim('255712000098')).simActivatedAt).toBeNull();
+    expect((await put('/__admin/subscribers/255712000098', { ...base0, lastSimSwapAt: null, activatedAt: 'last year' })).body.error).toMatch(/activatedAt/);
+    expect((await put('/__admin/subscribers/255712000098', { ...base0, lastSimSwapAt: null, simActivatedAt: 5 })).body.error).toMatch(/simActivatedAt/);
+  });
+
   it('rejects bad admin bodies with 400 naming the problem and keeps serving', async () => {
     const good = { status: 'active', paymentType: 'prepaid', iccid: '8925500000000000001', lastSimSwapAt: null };
     const sub = '/__admin/subscribers/255712000001';
-    expect((await put(sub, { ...good, status: 'gone' })).body.error).toMatch(/status/);
-    expect((await put(sub, { ...good, lastSimSwapAt: '2026-02-30T00:00:00Z' })).body.error).toMatch(/lastSimSwapAt/);
-    expect((await put(sub, { ...good, lastSwapAt: null })).body.error).toMatch(/lastSwapAt/);
-    expect((await put('/__admin/subscribers/0712000001', good)).body.error).toMatch(/msisdn/);
+    expect((await put(sub, { ...good, status: 'gone' })).body?.error).toMatch(/status/);
+    expect((await put(sub, { ...good, lastSimSwapAt: '2026-02-30T00:00:00Z' })).body?.error).toMatch(/lastSimSwapAt/);
+    expect((await put(sub, { ...good, lastSwapAt: null })).body?.error).toMatch(/lastSwapAt/);
+    expect((await put('/__admin/subscribers/0712000001', good)).body?.error).toMatch(/msisdn/);
     for (const body of ['{not json', '[]', '"x"', '']) expect((await put(sub, body)).status).toBe(400);
     for (const body of [{ errorRate: 2 }, { latencyMs: -1 }, { latencyMs: 1.5 }, { down: 'yes' }, { slow: true }, [1]]) {
       expect((await put('/__admin/faults/hlr', body)).status).toBe(400);
     }
     expect((await put(sub, { pad: 'x'.repeat(70 * 1024) })).status).toBe(413);
-    expect((await get('/hlr/subscribers/255712000001')).body.status).toBe('active');
+    expect((await get('/hlr/subscribers/255712000001')).body?.status).toBe('active');
     expect(sim.calls().hlr).toBe(1);
   });
 
@@ -110,7 +146,7 @@ describe('simulator serving the demo fixture', () => {
     const results = [];
     for (let i = 0; i < 10; i++) results.push(await get('/sim/subscribers/255712000001/sim'));
     expect(results.map((r) => r.status)).toEqual([200, 503, 200, 503, 200, 503, 200, 503, 200, 503]);
-    expect(results[1]!.body).toEqual({ error: 'injected fault' });
+    expect(results[1].body).toEqual({ error: 'injected fault' });
     expect(sim.calls().sim).toBe(10);
   });
 
@@ -156,11 +192,11 @@ describe('simulator in synthetic mode', () => {
     const again = await call(base, 'GET', '/sim/subscribers/255799123456/sim');
     expect(first.status).toBe(200);
     expect(again.body).toEqual(first.body);
-    expect(first.body.iccid).toMatch(/^89255\d{14}$/);
+    expect(first.body?.iccid).toMatch(/^89255\d{14}$/);
   });
 
   it('still answers fixture numbers from the fixture', async () => {
-    expect((await call(base, 'GET', '/hlr/subscribers/255712000004')).body.status).toBe('terminated');
+    expect((await call(base, 'GET', '/hlr/subscribers/255712000004')).body?.status).toBe('terminated');
   });
 
   it('answers 404 on both systems for a number the hash makes a non-subscriber', async () => {
@@ -186,6 +222,12 @@ describe('simulator in synthetic mode', () => {
       return !(Number.isInteger(hours) && hours >= 1 && hours <= SYNTHETIC_RATES.maxSwapAgeHours);
     });
     expect(badAges).toEqual([]);
+    const badTenure = subs.filter((s) => {
+      const days = (startedAt.getTime() - Date.parse(s.activatedAt!)) / (24 * HOUR);
+      const simOk = s.simActivatedAt === (s.lastSimSwapAt ?? s.activatedAt);
+      return !(Number.isInteger(days) && days >= SYNTHETIC_RATES.minTenureDays && days <= SYNTHETIC_RATES.maxTenureDays && simOk);
+    });
+    expect(badTenure).toEqual([]);
   });
 });
 

@@ -34,8 +34,8 @@ describe('Redis Cluster key placement', () => {
     try {
       const numbers = Array.from({ length: 30 }, (_, i) => `2557120${String(i).padStart(5, '0')}`);
       await Promise.all(numbers.flatMap((n) => [
-        store.cache.set(`kyc:${n}`, { value: 'active/prepaid', storedAtMs: 1 }, 60),
-        store.cache.set(`sim:${n}`, { value: 'n', storedAtMs: 1 }, 60),
+        store.cache.set(`kyc:${n}`, { value: 'active/prepaid', storedAtMs: 1 }, 60, null),
+        store.cache.set(`sim:${n}`, { value: 'n', storedAtMs: 1 }, 60, null),
         store.txns.claim(`demo-key:${n}`, `kyc|${n}|`, 60),
         store.rateLimiter.take(`key-${n}`, { perSecond: 1, burst: 1 }),
       ]));
@@ -53,8 +53,8 @@ describe('Redis Cluster key placement', () => {
       // The swap event's eviction names two keys in different slots; it must still remove both.
       await store.cache.delete(numbers.flatMap((n) => [`kyc:${n}`, `sim:${n}`]));
       for (const n of numbers) {
-        expect(await store.cache.get(`kyc:${n}`)).toBeNull();
-        expect(await store.cache.get(`sim:${n}`)).toBeNull();
+        expect((await store.cache.get(`kyc:${n}`)).entry).toBeNull();
+        expect((await store.cache.get(`sim:${n}`)).entry).toBeNull();
       }
       expect(store.mode()).toBe('redis');
     } finally {

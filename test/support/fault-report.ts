@@ -22,24 +22,38 @@ export interface SummariseOptions {
   notes?: string[];
 }
 
-export function summarise(scenario: string, samples: readonly Sample[], opts: SummariseOptions = {}): ScenarioRow {
-  const row: ScenarioRow = { scenario, sent: samples.length, answers: {}, malformed: 0, missing: 0, refusedAfterShutdown: 0, slowestMs: 0, notes: opts.notes ?? [] };
-  for (const s of samples) {
-    if (s.outcome === 'no-answer') {
-      if (opts.shutdownAt !== undefined && s.sentAt >= opts.shutdownAt) row.refusedAfterShutdown++;
-      else row.missing++;
-      continue;
-    }
-    if (s.outcome === 'malformed') row.malformed++;
-    const key = `${s.status} ${s.code ?? '-'}`;
-    row.answers[key] = (row.answers[key] ?? 0) + 1;
-    row.slowestMs = Math.max(row.slowestMs, s.ms);
+/** An empty row, to fill sample by sample with addSample (a long run keeps no samples). */
+export function emptyRow(scenario: string, notes: string[] = []): ScenarioRow {
+  return { scenario, sent: 0, answers: {}, malformed: 0, missing: 0, refusedAfterShutdown: 0, slowestMs: 0, notes };
+}
+
+/** Counts one sample into a row: its answer ("200 00000"), or why there was none. */
+export function addSample(row: ScenarioRow, s: Sample, shutdownAt?: number): void {
+  row.sent++;
+  if (s.outcome === 'no-answer') {
+    if (shutdownAt !== undefined && s.sentAt >= shutdownAt) row.refusedAfterShutdown++;
+    else row.missing++;
+    return;
   }
+  if (s.outcome === 'malformed') row.malformed++;
+  const key = `${s.status} ${s.code ?? '-'}`;
+  row.answers[key] = (row.answers[key] ?? 0) + 1;
+  row.slowestMs = Math.max(row.slowestMs, s.ms);
+}
+
+export function summarise(scenario: string, samples: readonly Sample[], opts: SummariseOptions = {}): ScenarioRow {
+  const row = emptyRow(scenario, opts.notes);
+  for (const s of samples) addSample(row, s, opts.shutdownAt);
   return row;
 }
 
+/** "3 × 200 00000, 1 × 503 9999", in key order. */
+export function formatAnswers(answers: Record<string, number>, sep = ' × '): string {
+  return Object.entries(answers).sort().map(([k, n]) => `${n}${sep}${k}`).join(', ');
+}
+
 export function formatRow(r: ScenarioRow): string {
-  const answers = Object.entries(r.answers).sort().map(([k, n]) => `${n} × ${k}`).join(', ') || 'none';
+  const answers = formatAnswers(r.answers) || 'none';
   const refused = r.refusedAfterShutdown ? `; refused after shutdown ${r.refusedAfterShutdown}` : '';
   return `${r.scenario}: sent ${r.sent}; answers ${answers}; malformed ${r.malformed}; missing ${r.missing}${refused}; slowest ${r.slowestMs} ms` +
     (r.notes.length ? `\n  ${r.notes.join('\n  ')}` : '');

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config';
 import { Logger, createLogger } from '../../src/observability/logger';
 import { RunningServer, ServerOptions, startServer } from '../../src/server';
@@ -23,10 +26,41 @@ export interface PostOptions {
   contentType?: string | null;
 }
 
+export type BooleanString = 'true' | 'false';
+
+/** The result of a successful legacy answer: KYC's flags or SIM swap's (docs/openapi.yaml). */
+export interface LegacyResult {
+  msisdn: string;
+  is_prepaid?: BooleanString;
+  is_active?: BooleanString;
+  is_valid?: BooleanString;
+  sim_swapped?: BooleanString;
+  sim_swapped_dt?: string;
+}
+
+/** The failure pair: 11111 (request problem) or 9999 (system problem). */
+export interface LegacyFailure {
+  code: string;
+  desc: string;
+}
+
+/**
+ * Every field a legacy answer may hold: success is {code, desc, result}; a failure is flat
+ * {code, desc} for kyc and unknown paths, {response: {code, desc}} for sim_swap. Which ones
+ * are present depends on the operation and the outcome, so all are optional.
+ */
+export interface LegacyAnswer {
+  code?: string;
+  desc?: string;
+  result?: LegacyResult;
+  response?: LegacyFailure;
+}
+
 export interface Reply {
   status: number;
   headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** The parsed JSON object ({} when the body is not one: see text). */
+  body: LegacyAnswer;
   text: string;
 }
 
@@ -44,9 +78,12 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const simUrl = ownSim ? await sim.listen(0) : (opts.env?.SIM_BASE ?? '');
   // TEST_STATE=redis|cluster: state on a shared Redis (own key prefix) unless the test brings a store.
   const state = opts.serverOptions?.store ? undefined : await acquireTestState(opts.env);
+  const auditDir = mkdtempSync(join(tmpdir(), 'vc-audit-'));
   const config = loadConfig({
     PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent',
     HLR_URL: `${simUrl}/hlr`, SIM_URL: `${simUrl}/sim`,
+    // Each server's own audit files, never the repository's ./var.
+    AUDIT_DIR: auditDir,
     ...state?.env,
     ...opts.env,
   });
@@ -60,6 +97,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await server.close();
       if (ownSim) await sim.close();
       state?.release();
+      rmSync(auditDir, { recursive: true, force: true });
     },
   };
 }
@@ -71,10 +109,22 @@ export async function postJson(url: string, body: unknown, p: PostOptions = {}):
   const text = await res.text();
   let parsed: unknown;
   try { parsed = JSON.parse(text); } catch { parsed = undefined; }
-  // Every answer of a partner operation must match docs/openapi.yaml, whatever the test asserts.
+  // Every answer of a partner operation must match docs/openapi.yaml, whatever the test asserts:
+  // that is what holds the body to LegacyAnswer's fields.
   const path = new URL(url).pathname;
   if (partnerApiSpec().operation('post', path)) partnerApiSpec().assertResponse('post', path, res.status, res.headers, parsed, text);
-  return { status: res.status, headers: res.headers, body: parsed, text };
+  return { status: res.status, headers: res.headers, body: asAnswer(parsed), text };
+}
+
+/** A parsed legacy answer as LegacyAnswer: the object itself, or {} for anything else. */
+export function asAnswer(parsed: unknown): LegacyAnswer {
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {};
+}
+
+/** The result of an answer that must be a success; fails with the whole body when it is not. */
+export function resultOf(r: Reply): LegacyResult {
+  if (!r.body.result) throw new Error(`expected a result, got ${r.status} ${r.text}`);
+  return r.body.result;
 }
 
 export { txnId };

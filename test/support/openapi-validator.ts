@@ -1,49 +1,112 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import yaml from 'js-yaml';
 
 /*
- * Validates REST responses against docs/openapi.yaml without a validator package: the JSON
- * Schema subset the document uses, no more. A keyword outside that subset throws, so the
- * document cannot grow a constraint that the tests silently skip.
+ * Validates HTTP responses against an OpenAPI 3.0 or 3.1 document with ajv (JSON Schema
+ * draft-07 for 3.0, 2020-12 for 3.1) and ajv-formats. Generic: it picks the operation by
+ * method and path, the response by status (exact, then `4XX`, then `default`), checks the
+ * documented headers and the application/json body. Local `$ref`s to `#/components/schemas/…`
+ * are resolved by handing ajv the document's schemas as `$defs`. ajv runs in strict mode, so
+ * a keyword it does not know fails loudly instead of being skipped.
  */
-
-
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Schema = { [k: string]: Json };
 
 export const OPENAPI_FILE = join(__dirname, '..', '..', 'docs', 'openapi.yaml');
 
-/** Keywords that describe without constraining. */
-const ANNOTATIONS = new Set(['description', 'title', 'example', 'examples', 'default', 'deprecated', 'summary', 'format']);
-const CONSTRAINTS = new Set([
-  '$ref', 'type', 'const', 'enum', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum',
-  'properties', 'required', 'additionalProperties', 'items', 'oneOf', 'anyOf', 'allOf',
-]);
-
 export interface HeaderSource {
   get(name: string): string | null;
 }
 
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const SCHEMAS_REF = '#/components/schemas/';
+
+/**
+ * A schema as ajv reads it: component refs point into `$defs`, and (OpenAPI 3.0) `nullable`
+ * becomes a `null` type, since draft-07 has no such keyword.
+ */
+function toJsonSchema(node: Json, openapi30: boolean): Json {
+  if (Array.isArray(node)) return node.map((n) => toJsonSchema(n, openapi30));
+  if (!isObject(node)) return node;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$ref' && typeof v === 'string' && v.startsWith(SCHEMAS_REF)) out.$ref = `#/$defs/${v.slice(SCHEMAS_REF.length)}`;
+    else if (k === 'nullable' && openapi30) continue;
+    else if (k === 'properties' && isObject(v)) out.properties = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, toJsonSchema(s, openapi30)]));
+    else out[k] = toJsonSchema(v, openapi30);
+  }
+  if (openapi30 && node.nullable === true) {
+    if (typeof out.type === 'string') out.type = [out.type, 'null'];
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  }
+  return out;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing (no JSON body)';
+  const s = JSON.stringify(value);
+  return s.length > 80 ? `${s.slice(0, 80)}…` : s;
+}
+
+function formatErrors(errors: ErrorObject[] | null | undefined, at: string, value: unknown): string[] {
+  if (!errors || errors.length === 0) return [`${at}: does not match (${describe(value)})`];
+  return errors.map((e) => {
+    const extra = e.keyword === 'additionalProperties' ? ` "${String((e.params as { additionalProperty?: string }).additionalProperty)}"` : '';
+    return `${at}${e.instancePath}: ${e.message ?? e.keyword}${extra}`;
+  });
+}
+
 export class OpenApiSpec {
-  private readonly patterns = new Map<string, RegExp>();
+  private readonly ajv: Ajv;
+  private readonly openapi30: boolean;
+  private readonly defs: Json;
+  private readonly compiled = new WeakMap<object, ValidateFunction>();
 
-  constructor(readonly doc: { [k: string]: Json }) {}
-
-  static load(file = OPENAPI_FILE): OpenApiSpec {
-    return OpenApiSpec.parse(readFileSync(file, 'utf8'));
+  /** `basePath`: the server URL's path the document's paths are relative to (e.g. `/sim-swap/v2`). */
+  constructor(readonly doc: { [k: string]: Json }, readonly basePath = '') {
+    const version = typeof doc.openapi === 'string' ? doc.openapi : '';
+    if (!/^3\.[01]\.\d+$/.test(version)) throw new Error(`openapi-validator: unsupported OpenAPI version ${version}`);
+    this.openapi30 = version.startsWith('3.0');
+    const options = { strict: true, allErrors: true, strictRequired: false, strictTypes: false, allowUnionTypes: true };
+    this.ajv = this.openapi30 ? new Ajv(options) : new Ajv2020(options);
+    addFormats(this.ajv);
+    // OpenAPI annotations that are not JSON Schema keywords.
+    this.ajv.addKeyword({ keyword: 'example' });
+    for (const k of ['discriminator', 'xml', 'externalDocs']) this.ajv.addKeyword({ keyword: k });
+    const schemas = ((doc.components as Schema | undefined)?.schemas ?? {}) as Schema;
+    this.defs = toJsonSchema(schemas, this.openapi30);
   }
 
-  static parse(text: string): OpenApiSpec {
+  static load(file = OPENAPI_FILE, basePath = ''): OpenApiSpec {
+    return OpenApiSpec.parse(readFileSync(file, 'utf8'), basePath);
+  }
+
+  static parse(text: string, basePath = ''): OpenApiSpec {
+    // CORE_SCHEMA: a date-time in an example stays a string, as JSON would have it.
     const doc = yaml.load(text, { schema: yaml.CORE_SCHEMA });
     if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new Error('OpenAPI document is not a mapping');
-    return new OpenApiSpec(doc as { [k: string]: Json });
+    return new OpenApiSpec(doc as { [k: string]: Json }, basePath);
   }
 
-  /** The operation object for a method and path, or undefined when the document has none. */
+  /** The document path of a request path, or undefined when it lies outside basePath. */
+  private docPath(path: string): string | undefined {
+    if (!this.basePath) return path;
+    return path.startsWith(`${this.basePath}/`) ? path.slice(this.basePath.length) : undefined;
+  }
+
+  /** The operation object for a method and (request) path, or undefined when the document has none. */
   operation(method: string, path: string): Schema | undefined {
-    const item = (this.doc.paths as Schema | undefined)?.[path] as Schema | undefined;
+    const p = this.docPath(path);
+    if (p === undefined) return undefined;
+    const item = (this.doc.paths as Schema | undefined)?.[p] as Schema | undefined;
     return item?.[method.toLowerCase()] as Schema | undefined;
   }
 
@@ -52,14 +115,24 @@ export class OpenApiSpec {
     return Object.keys((this.operation(method, path)?.responses ?? {}) as Schema);
   }
 
-  /** Every problem with a response (status, content type, required headers, body); empty when it conforms. */
+  /** The response object documented for a status (exact, `4XX`, `default`), references followed. */
+  response(method: string, path: string, status: number): Schema | undefined {
+    const responses = (this.operation(method, path)?.responses ?? {}) as Schema;
+    const raw = responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
+    return raw === undefined ? undefined : this.deref(raw as Schema);
+  }
+
+  /** Every problem with a response (status, content type, documented headers, body); empty when it conforms. */
   responseErrors(method: string, path: string, status: number, headers: HeaderSource, body: unknown): string[] {
     const op = this.operation(method, path);
     if (!op) return [`${method.toUpperCase()} ${path} is not in the document`];
-    const responses = op.responses as Schema;
-    const raw = responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
-    if (raw === undefined) return [`status ${status} is not documented (documented: ${Object.keys(responses).join(', ')})`];
-    const response = this.deref(raw as Schema);
+    const response = this.response(method, path, status);
+    if (response === undefined) return [`status ${status} is not documented (documented: ${this.statuses(method, path).join(', ')})`];
+    return this.responseObjectErrors(response, headers, body);
+  }
+
+  /** Problems of a response against one response object (headers, content type, body). */
+  responseObjectErrors(response: Schema, headers: HeaderSource, body: unknown): string[] {
     const errors: string[] = [];
     for (const [name, h] of Object.entries((response.headers ?? {}) as Schema)) {
       const header = this.deref(h as Schema);
@@ -76,85 +149,33 @@ export class OpenApiSpec {
     if (!media) return [...errors, 'document has no application/json content for this response'];
     const type = headers.get('content-type') ?? '';
     if (!/^application\/json\b/.test(type)) errors.push(`content-type is "${type}", not application/json`);
+    if (body === undefined) return [...errors, 'body: expected JSON, got nothing (no JSON body)'];
     errors.push(...this.validate(media.schema as Schema, body, 'body'));
     return errors;
   }
 
   /** Throws, naming every problem and the body, when a response does not conform. */
   assertResponse(method: string, path: string, status: number, headers: HeaderSource, body: unknown, text?: string): void {
-    const errors = this.responseErrors(method, path, status, headers, body);
+    this.throwOn(this.responseErrors(method, path, status, headers, body), method, path, status, body, text);
+  }
+
+  throwOn(errors: string[], method: string, path: string, status: number, body: unknown, text?: string): void {
     if (errors.length === 0) return;
     const shown = (text ?? JSON.stringify(body) ?? String(body)).slice(0, 600);
-    throw new Error(`response does not match docs/openapi.yaml for ${method.toUpperCase()} ${path} → ${status}:\n` +
+    const title = (this.doc.info as Schema | undefined)?.title;
+    throw new Error(`response does not match ${typeof title === 'string' ? title : 'the document'} for ${method.toUpperCase()} ${path} → ${status}:\n` +
       `${errors.map((e) => `  - ${e}`).join('\n')}\n  body: ${shown}`);
   }
 
-  /** Every problem with a value against a schema of the supported subset; `at` names the place. */
+  /** Every problem with a value against a schema of the document; `at` names the place. Throws on a schema ajv cannot compile. */
   validate(schema: Schema, value: unknown, at = ''): string[] {
-    for (const k of Object.keys(schema)) {
-      if (!CONSTRAINTS.has(k) && !ANNOTATIONS.has(k)) throw new Error(`openapi-validator: unsupported keyword "${k}" at ${at}`);
+    let fn = this.compiled.get(schema);
+    if (!fn) {
+      const root = { ...(toJsonSchema(schema, this.openapi30) as Schema), $defs: this.defs };
+      fn = this.ajv.compile(root);
+      this.compiled.set(schema, fn);
     }
-    if (typeof schema.$ref === 'string') {
-      // Like 2020-12, siblings of $ref apply too; the document uses none but annotations.
-      return this.validate(this.resolve(schema.$ref), value, at);
-    }
-    const errors: string[] = [];
-    if (schema.type !== undefined) {
-      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-      if (!types.some((t) => hasType(value, t as string))) return [`${at}: expected ${types.join(' or ')}, got ${describe(value)}`];
-    }
-    if ('const' in schema && !sameJson(value, schema.const)) errors.push(`${at}: must be ${JSON.stringify(schema.const)}, got ${describe(value)}`);
-    if (Array.isArray(schema.enum) && !schema.enum.some((e) => sameJson(value, e))) {
-      errors.push(`${at}: must be one of ${JSON.stringify(schema.enum)}, got ${describe(value)}`);
-    }
-    if (typeof value === 'string') {
-      const length = [...value].length;
-      if (typeof schema.minLength === 'number' && length < schema.minLength) errors.push(`${at}: shorter than ${schema.minLength}`);
-      if (typeof schema.maxLength === 'number' && length > schema.maxLength) errors.push(`${at}: longer than ${schema.maxLength}`);
-      if (typeof schema.pattern === 'string' && !this.regex(schema.pattern).test(value)) {
-        errors.push(`${at}: ${JSON.stringify(value.slice(0, 80))} does not match ${schema.pattern}`);
-      }
-    }
-    if (typeof value === 'number') {
-      if (typeof schema.minimum === 'number' && value < schema.minimum) errors.push(`${at}: below ${schema.minimum}`);
-      if (typeof schema.maximum === 'number' && value > schema.maximum) errors.push(`${at}: above ${schema.maximum}`);
-    }
-    if (isObject(value)) errors.push(...this.validateObject(schema, value, at));
-    if (Array.isArray(value) && schema.items !== undefined) {
-      value.forEach((v, i) => errors.push(...this.validate(schema.items as Schema, v, `${at}/${i}`)));
-    }
-    if (Array.isArray(schema.allOf)) for (const s of schema.allOf) errors.push(...this.validate(s as Schema, value, at));
-    if (Array.isArray(schema.anyOf)) {
-      const results = schema.anyOf.map((s) => this.validate(s as Schema, value, at));
-      if (!results.some((r) => r.length === 0)) errors.push(`${at}: matches none of anyOf (${results.map((r) => r[0]).join('; ')})`);
-    }
-    if (Array.isArray(schema.oneOf)) {
-      const results = schema.oneOf.map((s) => this.validate(s as Schema, value, at));
-      const matching = results.filter((r) => r.length === 0).length;
-      if (matching === 0) errors.push(`${at}: matches none of oneOf (${results.map((r) => r[0]).join('; ')})`);
-      if (matching > 1) errors.push(`${at}: matches ${matching} of oneOf, exactly one allowed`);
-    }
-    return errors;
-  }
-
-  private validateObject(schema: Schema, value: Record<string, unknown>, at: string): string[] {
-    const errors: string[] = [];
-    const properties = (schema.properties ?? {}) as Schema;
-    if (Array.isArray(schema.required)) {
-      for (const name of schema.required) {
-        if (!Object.prototype.hasOwnProperty.call(value, name as string)) errors.push(`${at}: missing required property "${String(name)}"`);
-      }
-    }
-    for (const [name, v] of Object.entries(value)) {
-      if (Object.prototype.hasOwnProperty.call(properties, name)) {
-        errors.push(...this.validate(properties[name] as Schema, v, `${at}/${name}`));
-      } else if (schema.additionalProperties === false) {
-        errors.push(`${at}: unexpected property "${name}"`);
-      } else if (isObject(schema.additionalProperties)) {
-        errors.push(...this.validate(schema.additionalProperties as Schema, v, `${at}/${name}`));
-      }
-    }
-    return errors;
+    return fn(value) ? [] : formatErrors(fn.errors, at, value);
   }
 
   /** Follows a local $ref (#/a/b/c), failing loudly on a dangling one. */
@@ -177,42 +198,6 @@ export class OpenApiSpec {
     }
     return n;
   }
-
-  private regex(pattern: string): RegExp {
-    let r = this.patterns.get(pattern);
-    if (!r) {
-      r = new RegExp(pattern, 'u');
-      this.patterns.set(pattern, r);
-    }
-    return r;
-  }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function hasType(value: unknown, type: string): boolean {
-  switch (type) {
-    case 'object': return isObject(value);
-    case 'array': return Array.isArray(value);
-    case 'string': return typeof value === 'string';
-    case 'boolean': return typeof value === 'boolean';
-    case 'null': return value === null;
-    case 'number': return typeof value === 'number' && Number.isFinite(value);
-    case 'integer': return typeof value === 'number' && Number.isInteger(value);
-    default: throw new Error(`openapi-validator: unknown type "${type}"`);
-  }
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing (no JSON body)';
-  const s = JSON.stringify(value);
-  return s.length > 80 ? `${s.slice(0, 80)}…` : s;
 }
 
 let shared: OpenApiSpec | undefined;

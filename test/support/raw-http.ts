@@ -126,3 +126,38 @@ export async function trickle(port: number, head: Buffer | string, rest: Buffer 
   clearInterval(ticker);
   return { ...reply, bytesTrickled: sent };
 }
+
+/**
+ * `Expect: 100-continue` spoken as a careful client: sends the head, and the body only once an
+ * interim `100 Continue` arrived. Reports whether it did, and the final answer (at most waitMs).
+ */
+export async function expectContinue(port: number, head: Buffer | string, body: Buffer | string, waitMs = 5000): Promise<RawReply & { continued: boolean }> {
+  const started = Date.now();
+  const socket = connect({ port, host: '127.0.0.1' });
+  let buffered = Buffer.alloc(0);
+  let continued = false;
+  let error: string | undefined;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (closed: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ ...parseResponse(buffered), closed, error, elapsedMs: Date.now() - started, continued });
+    };
+    const timer = setTimeout(() => finish(false), waitMs);
+    socket.on('data', (c: Buffer) => {
+      buffered = Buffer.concat([buffered, c]);
+      const end = buffered.indexOf('\r\n\r\n');
+      if (!continued && end >= 0 && /^HTTP\/1\.1 100 /.test(buffered.subarray(0, end).toString('latin1'))) {
+        continued = true;
+        buffered = buffered.subarray(end + 4);
+        socket.write(body);
+      }
+    });
+    socket.on('error', (e: NodeJS.ErrnoException) => { error = e.code ?? e.message; });
+    socket.on('close', () => finish(true));
+    socket.write(head);
+  });
+}

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { RedisProcess, freePort, startRedis } from './redis-server';
-
-const run = promisify(execFile);
+import { runCommand } from '../../tools/process-kit/child-process';
+import { freePort } from '../../tools/process-kit/net-wait';
+import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 
 export interface RedisClusterProcess {
   /** host:port of every master, comma-separated: the REDIS_CLUSTER_NODES form. */
@@ -31,7 +29,8 @@ export async function startRedisCluster(): Promise<RedisClusterProcess> {
       ]));
     }
     const addrs = masters.map((m) => `127.0.0.1:${m.port}`);
-    await run('redis-cli', ['--cluster', 'create', ...addrs, '--cluster-replicas', '0', '--cluster-yes'], { timeout: 20_000 });
+    const created = await runCommand('redis-cli', ['--cluster', 'create', ...addrs, '--cluster-replicas', '0', '--cluster-yes'], { timeoutMs: 20_000 });
+    if (created.code !== 0) throw new Error(`redis-cli --cluster create failed (${created.code}): ${created.stderr || created.stdout}`);
     await waitForClusterOk(masters.map((m) => m.port));
     return { nodes: addrs.join(','), masters, stop };
   } catch (err) {
@@ -57,10 +56,6 @@ async function waitForClusterOk(ports: number[], timeoutMs = 15_000): Promise<vo
 }
 
 async function cli(port: number, ...args: string[]): Promise<string> {
-  try {
-    const { stdout } = await run('redis-cli', ['-p', String(port), ...args], { timeout: 5000 });
-    return stdout;
-  } catch {
-    return '';
-  }
+  const r = await runCommand('redis-cli', ['-p', String(port), ...args], { timeoutMs: 5000 });
+  return r.code === 0 ? r.stdout : '';
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { RedisClusterProcess, startRedisCluster } from './redis-cluster';
-import { RedisProcess, startRedis } from './redis-server';
+import { waitForStore } from '../../tools/process-kit/net-wait';
+import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 
 /*
  * TEST_STATE=redis|cluster runs the e2e suites with state on a real Redis instead of process
@@ -93,12 +94,5 @@ export async function acquireTestState(testEnv: Record<string, string> = {}): Pr
 
 /** Waits until /readyz says state is on Redis: the store connects in the background. */
 export async function waitForRedisState(baseUrl: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await fetch(`${baseUrl}/readyz`).catch(() => undefined);
-    const body = res ? ((await res.json().catch(() => ({}))) as { store?: string }) : {};
-    if (body.store === 'redis') return;
-    if (Date.now() > deadline) throw new Error(`state store at ${baseUrl} did not reach Redis (store: ${body.store})`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await waitForStore(baseUrl, 'redis', { timeoutMs, orThrow: true });
 }

@@ -52,6 +52,8 @@ export interface Sample {
   problems?: string[];
   /** The socket error for a request with no answer (ECONNREFUSED, ECONNRESET, TIMEOUT). */
   error?: string;
+  /** The reply's Connection header (keep-alive, close). */
+  connection?: string;
 }
 
 export interface SteadyLoadOptions {
@@ -64,7 +66,7 @@ export interface SteadyLoadOptions {
   /** Statuses the contract allows for the condition under test; any other counts as malformed. */
   allowedStatuses?: readonly number[];
   /** Further checks of a reply; each string returned is a problem that makes it malformed. */
-  validate?(op: LoadOperation, status: number, headers: http.IncomingHttpHeaders, body: unknown, text: string): string[];
+  validate?: (op: LoadOperation, status: number, headers: http.IncomingHttpHeaders, body: unknown, text: string) => string[];
   /** A request without an answer by then counts as no answer (error TIMEOUT). */
   requestTimeoutMs?: number;
   maxSockets?: number;
@@ -163,7 +165,8 @@ export function startSteadyLoad(opts: SteadyLoadOptions): SteadyLoad {
       res.on('error', (err) => settle({ outcome: 'no-answer', error: errorCode(err) }));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        settle(judge(r, res.statusCode ?? 0, res.headers, text, allowed, opts.validate));
+        const judged = judge(r, res.statusCode ?? 0, res.headers, text, allowed, opts.validate);
+        settle(res.headers.connection === undefined ? judged : { ...judged, connection: res.headers.connection });
       });
     });
     req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error('no answer in time'), { code: 'TIMEOUT' })));

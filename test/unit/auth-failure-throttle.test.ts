@@ -1,4 +1,4 @@
-import { AuthFailureThrottle, addressKey } from '../../src/domain/auth-failure-throttle';
+import { AuthFailureThrottle } from '../../src/domain/auth-failure-throttle';
 import { Authenticator } from '../../src/domain/authenticator';
 import { RateLimitedError, UnauthenticatedError } from '../../src/domain/errors';
 import { noopMetrics } from '../../src/domain/ports/metrics';
@@ -10,13 +10,13 @@ function clockAt(ms: number) {
 }
 
 describe('AuthFailureThrottle', () => {
-  const setup = (over: Partial<{ keyLimit: number; addressLimit: number; windowS: number; maxTracked: number }> = {}) => {
+  const setup = (over: Partial<{ pairLimit: number; addressLimit: number; windowS: number; maxTracked: number }> = {}) => {
     const clock = clockAt(1_000_000);
-    const throttle = new AuthFailureThrottle({ clock, keyLimit: 3, addressLimit: 5, windowS: 60, ...over });
+    const throttle = new AuthFailureThrottle({ clock, pairLimit: 3, addressLimit: 5, windowS: 60, ...over });
     return { clock, throttle };
   };
 
-  it('lets a key fail up to its limit, then refuses it until the oldest failure leaves the window', () => {
+  it('lets a key fail up to its limit from one address, then refuses it there until the oldest failure leaves the window', () => {
     const { clock, throttle } = setup();
     for (let i = 0; i < 3; i++) {
       expect(throttle.retryAfterS('k', undefined)).toBeUndefined();
@@ -47,7 +47,7 @@ describe('AuthFailureThrottle', () => {
   it('keeps keys apart, and blocks every key from an address over the address limit', () => {
     const { throttle } = setup();
     for (let i = 0; i < 3; i++) throttle.recordFailure('a', '10.0.0.1');
-    expect(throttle.retryAfterS('a', '10.0.0.9')).toBeDefined();
+    expect(throttle.retryAfterS('a', '10.0.0.1')).toBeDefined();
     expect(throttle.retryAfterS('b', '10.0.0.1')).toBeUndefined();
     throttle.recordFailure('c', '10.0.0.1');
     throttle.recordFailure('d', '10.0.0.1');
@@ -55,23 +55,36 @@ describe('AuthFailureThrottle', () => {
     expect(throttle.retryAfterS('b', '10.0.0.2')).toBeUndefined();
   });
 
-  it('stays within maxTracked subjects, forgetting the one that failed least recently', () => {
-    const { throttle } = setup({ maxTracked: 100, keyLimit: 1 });
-    for (let i = 0; i < 1000; i++) throttle.recordFailure(`key-${i}`, `10.0.${i >> 8}.${i & 255}`);
-    expect(throttle.tracked()).toEqual({ keys: 100, addresses: 100 });
-    expect(throttle.retryAfterS('key-999', undefined)).toBeDefined();
-    expect(throttle.retryAfterS('key-0', undefined)).toBeUndefined();
+  it('never throttles a key from an address that is not failing, however many addresses fail with it', () => {
+    const { throttle } = setup();
+    for (let i = 0; i < 1000; i++) throttle.recordFailure('partner-key', `198.51.100.${i % 250}/${i}`);
+    expect(throttle.retryAfterS('partner-key', '203.0.113.7')).toBeUndefined();
+    // Each failing address is throttled for that key once it is over the pair limit.
+    for (let i = 0; i < 3; i++) throttle.recordFailure('partner-key', '192.0.2.1');
+    expect(throttle.retryAfterS('partner-key', '192.0.2.1')).toBe(60);
+    expect(throttle.retryAfterS('partner-key', '203.0.113.7')).toBeUndefined();
   });
 
-  it('counts an IPv6 address by its /64 and an IPv4-mapped address as IPv4', () => {
-    expect(addressKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
-    expect(addressKey('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
-    expect(addressKey('::1')).toBe('0:0:0:0::/64');
-    expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
-    expect(addressKey('::ffff:127.0.0.1')).toBe('127.0.0.1');
-    expect(addressKey('64:ff9b::192.0.2.33')).toBe('64:ff9b:0:0::/64');
-    expect(addressKey('192.0.2.1')).toBe('192.0.2.1');
-    expect(addressKey('not:an::address::')).toBe('not:an::address::');
+  it('keeps pairs apart whatever characters the key and address hold', () => {
+    const { throttle } = setup({ pairLimit: 1 });
+    throttle.recordFailure('bc', 'a');
+    expect(throttle.retryAfterS('bc', 'a')).toBeDefined();
+    expect(throttle.retryAfterS('c', 'ab')).toBeUndefined();
+  });
+
+  it('counts requests of unknown address together', () => {
+    const { throttle } = setup();
+    for (let i = 0; i < 5; i++) throttle.recordFailure(`k${i}`, undefined);
+    expect(throttle.retryAfterS('other', undefined)).toBeDefined();
+    expect(throttle.retryAfterS('other', '10.0.0.1')).toBeUndefined();
+  });
+
+  it('stays within maxTracked subjects, forgetting the one that failed least recently', () => {
+    const { throttle } = setup({ maxTracked: 100, pairLimit: 1 });
+    for (let i = 0; i < 1000; i++) throttle.recordFailure(`key-${i}`, `10.0.${i >> 8}.${i & 255}`);
+    expect(throttle.tracked()).toEqual({ pairs: 100, addresses: 100 });
+    expect(throttle.retryAfterS('key-999', `10.0.3.231`)).toBeDefined();
+    expect(throttle.retryAfterS('key-0', '10.0.0.0')).toBeUndefined();
   });
 });
 
@@ -83,7 +96,7 @@ describe('Authenticator with the throttle', () => {
   const setup = () => {
     const partners = [partner('key1'), partner('key2')];
     const clock = clockAt(nowS * 1000);
-    const throttle = new AuthFailureThrottle({ clock, keyLimit: 2, addressLimit: 10, windowS: 60 });
+    const throttle = new AuthFailureThrottle({ clock, pairLimit: 2, addressLimit: 10, windowS: 60 });
     const failures: string[] = [];
     const auth = new Authenticator({
       registry: { find: (k) => partners.find((p) => p.apiKey === k), all: () => partners },
@@ -104,6 +117,16 @@ describe('Authenticator with the throttle', () => {
     expect((err as RateLimitedError).desc).toBe('Error Process: too many failed authentication attempts');
     expect(failures).toEqual(['bad_signature', 'bad_signature', 'throttled']);
     expect(auth.authenticate(good('key2'), '10.0.0.1').apiKey).toBe('key2');
+  });
+
+  it('still serves the key\'s correctly signed requests from an address that is not failing', () => {
+    const { auth, good, bad } = setup();
+    for (let i = 0; i < 9; i++) {
+      const from = `10.0.1.${i}`;
+      for (let j = 0; j < 2; j++) expect(() => auth.authenticate(bad('key1'), from)).toThrow(UnauthenticatedError);
+      expect(() => auth.authenticate(good('key1'), from)).toThrow(RateLimitedError);
+    }
+    expect(auth.authenticate(good('key1'), '10.0.2.1').apiKey).toBe('key1');
   });
 
   it('counts unknown and disabled keys like wrong signatures, and neither successes nor stale timestamps', () => {

@@ -1,4 +1,10 @@
-import { ConfigError, loadConfig } from '../../src/config/config';
+import { ConfigError, configSchema, loadConfig } from '../../src/config/config';
+
+/** Every setting whose default is a number: the integer settings. */
+function integerSettings(): string[] {
+  const defaults = configSchema.innerType().parse({}) as Record<string, unknown>;
+  return Object.keys(defaults).filter((k) => typeof defaults[k] === 'number');
+}
 
 describe('configuration (CONTRACT §4)', () => {
   it('has the contract defaults when nothing is set', () => {
@@ -19,6 +25,26 @@ describe('configuration (CONTRACT §4)', () => {
     if (name === 'HLR_URL') env.SIM_URL = 'http://127.0.0.1:1/sim';
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`\\b${name}\\b`));
+  });
+
+  // Number() reads all of these as integers: 0x20D3 is 8403, 8.4e3 is 8400.
+  const notPlainDecimal = ['0x20D3', '8.4e3', '8400.0', '0b1', '0o17', ' 8080', '8080 ', '+8080', '-0', '1_000', 'Infinity', '８０８０'];
+
+  it.each(notPlainDecimal)('stops on PORT=%j: integers are plain decimal digits, and the message names PORT', (value) => {
+    expect(() => loadConfig({ PORT: value })).toThrow(/\bPORT: must be a whole number in plain decimal digits/);
+  });
+
+  it.each(integerSettings())('holds %s to plain decimal digits too', (name) => {
+    expect(() => loadConfig({ [name]: '0x10' })).toThrow(new RegExp(`\\b${name}: must be a whole number in plain decimal digits`));
+    expect(() => loadConfig({ [name]: '1e2' })).toThrow(new RegExp(`\\b${name}\\b`));
+  });
+
+  it('reads plain decimal digits as the number they spell, leading zeros included', () => {
+    expect(loadConfig({ PORT: '8403', SIG_MAX_SKEW_S: '0300', AUTH_FAIL_WINDOW_S: '90' })).toMatchObject({ PORT: 8403, SIG_MAX_SKEW_S: 300, AUTH_FAIL_WINDOW_S: 90 });
+  });
+
+  it('still names the variable when digits are out of range', () => {
+    expect(() => loadConfig({ PORT: '99999999999999999999999' })).toThrow(/\bPORT: Number must be less than or equal to 65535/);
   });
 
   it('needs HLR_URL and SIM_URL together', () => {

@@ -1,6 +1,7 @@
 import { NotSubscriberError } from '../../src/domain/errors';
 import { KycResult, SimSwapResult } from '../../src/domain/results';
 import { FactSource, createFactLoaders } from '../../src/transport/graphql/request-context';
+import { instanceOf } from '../support/matchers';
 
 function countingSource() {
   const calls = { kyc: [] as string[], simSwap: [] as string[] };
@@ -34,7 +35,7 @@ describe('per-request fact loaders', () => {
       loaders.simSwap.load({ msisdn: '255700000404' }),
       loaders.simSwap.load({ msisdn: '255700000001' }),
     ]);
-    expect(bad).toMatchObject({ status: 'rejected', reason: expect.any(NotSubscriberError) });
+    expect(bad).toMatchObject({ status: 'rejected', reason: instanceOf(NotSubscriberError) });
     expect(good).toEqual({ status: 'fulfilled', value: { msisdn: '255700000001', simSwapped: false } });
   });
 

@@ -37,7 +37,19 @@ interface Sent {
   chunked?: boolean;
 }
 
-function post({ body, headers = {}, chunked = false }: Sent): Promise<{ status: number; json: { body?: unknown; error?: string } }> {
+interface EchoAnswer {
+  body?: unknown;
+  error?: string;
+}
+
+/** The echo route's answer: {body} or {error}, as the app above writes them. */
+function echoAnswer(text: string): EchoAnswer {
+  const parsed: unknown = JSON.parse(text);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`not an echo answer: ${text}`);
+  return parsed;
+}
+
+function post({ body, headers = {}, chunked = false }: Sent): Promise<{ status: number; json: EchoAnswer }> {
   return new Promise((resolve, reject) => {
     const all: Record<string, string | number> = { 'content-type': 'application/json', ...headers };
     if (!chunked) all['content-length'] = Buffer.byteLength(body);
@@ -45,7 +57,7 @@ function post({ body, headers = {}, chunked = false }: Sent): Promise<{ status: 
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => { text += c; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: echoAnswer(text) }));
     });
     req.on('error', reject);
     if (chunked) {

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PrometheusMetrics } from '../../src/observability/prometheus-metrics';
+import { stringMatching } from '../support/matchers';
 
 const ROOT = join(__dirname, '..', '..');
 const DASHBOARDS = join(ROOT, 'grafana', 'provisioning', 'dashboards', 'verify-customer');
@@ -22,14 +23,14 @@ const panelsOf = (d: Dashboard) => d.panels.flatMap((p) => [p, ...(p.panels ?? [
 async function knownSeries(): Promise<Set<string>> {
   const names = new Set<string>(['up']);
   for (const [, name, kind] of (await new PrometheusMetrics().registry.metrics()).matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
-    names.add(name as string);
+    names.add(name);
     if (kind === 'histogram') for (const s of ['_bucket', '_sum', '_count']) names.add(`${name}${s}`);
   }
-  for (const [, record] of RULES.matchAll(/- record: (\S+)/g)) names.add(record as string);
+  for (const [, record] of RULES.matchAll(/- record: (\S+)/g)) names.add(record);
   return names;
 }
 
-const seriesIn = (expr: string) => [...expr.matchAll(/\b((?:verify|process|nodejs)_\w+|job\w*:\w+:\w+|up)(?=\{|\b)/g)].map((m) => m[1] as string);
+const seriesIn = (expr: string) => [...expr.matchAll(/\b((?:verify|process|nodejs)_\w+|job\w*:\w+:\w+|up)(?=\{|\b)/g)].map((m) => m[1]);
 
 describe('Grafana dashboards', () => {
   it('regenerating them from grafana/src gives exactly the committed JSON', () => {
@@ -51,7 +52,7 @@ describe('Grafana dashboards', () => {
     expect(panels.length).toBeGreaterThan(20);
     for (const p of panels) {
       expect({ panel: p.title, description: (p.description ?? '').length >= 40 }).toEqual({ panel: p.title, description: true });
-      expect({ panel: p.title, unit: p.fieldConfig?.defaults?.unit }).toEqual({ panel: p.title, unit: expect.stringMatching(/.+/) });
+      expect({ panel: p.title, unit: p.fieldConfig?.defaults?.unit }).toEqual({ panel: p.title, unit: stringMatching(/.+/) });
       expect(p.datasource).toEqual({ type: 'prometheus', uid: '${datasource}' });
       expect(p.targets?.length).toBeGreaterThan(0);
       for (const t of p.targets ?? []) expect(t.datasource.uid).toBe('${datasource}');
@@ -83,7 +84,7 @@ describe('Grafana dashboards', () => {
 
   it('leaves rules.yml naming only series that exist', async () => {
     const known = await knownSeries();
-    const named = [...RULES.matchAll(/expr: ([^\n]+(?:\n {10}[^\n]+)*)/g)].flatMap(([, expr]) => seriesIn(expr as string));
+    const named = [...RULES.matchAll(/expr: ([^\n]+(?:\n {10}[^\n]+)*)/g)].flatMap(([, expr]) => seriesIn(expr));
     expect(new Set(named).size).toBeGreaterThan(15);
     for (const name of named) expect({ name, known: known.has(name) }).toEqual({ name, known: true });
   });

@@ -2,20 +2,37 @@ import { parseHlrBody } from '../../src/adapters/upstream/hlr-http-client';
 import { parseSimBody } from '../../src/adapters/upstream/sim-http-client';
 
 describe('upstream body parsing: anything off-contract is a fault, never a fact', () => {
-  it('reads an HLR record', () => {
-    expect(parseHlrBody({ msisdn: '255712000001', status: 'suspended', paymentType: 'postpaid' })).toEqual({ status: 'suspended', paymentType: 'postpaid' });
+  it('reads an HLR record; activatedAt absent or null is unknown', () => {
+    expect(parseHlrBody({ msisdn: '255712000001', status: 'suspended', paymentType: 'postpaid' }))
+      .toEqual({ status: 'suspended', paymentType: 'postpaid', activatedAtMs: null });
+    expect(parseHlrBody({ status: 'active', paymentType: 'prepaid', activatedAt: null }))
+      .toEqual({ status: 'active', paymentType: 'prepaid', activatedAtMs: null });
   });
 
-  it.each([null, 'text', {}, { status: 'ACTIVE', paymentType: 'prepaid' }, { status: 'active', paymentType: 'credit' }])('rejects the HLR body %p', (b) => {
+  it('reads the business payment type and the tenure start in any offset', () => {
+    expect(parseHlrBody({ status: 'active', paymentType: 'business', activatedAt: '2020-01-02T03:04:05.5+03:00' }))
+      .toEqual({ status: 'active', paymentType: 'business', activatedAtMs: Date.parse('2020-01-02T00:04:05.5Z') });
+  });
+
+  it.each([null, 'text', {}, { status: 'ACTIVE', paymentType: 'prepaid' }, { status: 'active', paymentType: 'credit' },
+    { status: 'active', paymentType: 'prepaid', activatedAt: '2020-01-02' }, { status: 'active', paymentType: 'prepaid', activatedAt: 0 },
+    { status: 'active', paymentType: 'prepaid', activatedAt: 'now-3d' }])('rejects the HLR body %p', (b) => {
     expect(() => parseHlrBody(b)).toThrow();
   });
 
-  it('reads SIM records with a swap date in any offset, or null', () => {
-    expect(parseSimBody({ lastSimSwapAt: '2026-11-20T11:15:00+03:00' })).toEqual({ lastSimSwapAtMs: Date.parse('2026-11-20T08:15:00Z') });
-    expect(parseSimBody({ lastSimSwapAt: null })).toEqual({ lastSimSwapAtMs: null });
+  it('reads SIM records with a swap date in any offset, or null; simActivatedAt absent or null is unknown', () => {
+    expect(parseSimBody({ lastSimSwapAt: '2026-11-20T11:15:00+03:00' }))
+      .toEqual({ lastSimSwapAtMs: Date.parse('2026-11-20T08:15:00Z'), simActivatedAtMs: null });
+    expect(parseSimBody({ lastSimSwapAt: null, simActivatedAt: null })).toEqual({ lastSimSwapAtMs: null, simActivatedAtMs: null });
   });
 
-  it.each([null, {}, { lastSimSwapAt: 'yesterday' }, { lastSimSwapAt: 12 }, { lastSimSwapAt: '2026-11-20' }])('rejects the SIM body %p', (b) => {
+  it('reads the current SIM\'s activation', () => {
+    expect(parseSimBody({ lastSimSwapAt: null, simActivatedAt: '2025-05-01T00:00:00Z' }))
+      .toEqual({ lastSimSwapAtMs: null, simActivatedAtMs: Date.parse('2025-05-01T00:00:00Z') });
+  });
+
+  it.each([null, {}, { lastSimSwapAt: 'yesterday' }, { lastSimSwapAt: 12 }, { lastSimSwapAt: '2026-11-20' },
+    { lastSimSwapAt: null, simActivatedAt: 'soon' }, { lastSimSwapAt: null, simActivatedAt: true }])('rejects the SIM body %p', (b) => {
     expect(() => parseSimBody(b)).toThrow();
   });
 });

@@ -12,26 +12,50 @@ const partnerSchema = z.object({
   enabled: z.boolean().default(true),
   signature: z.enum(['md5', 'hmac-sha256']).default('md5'),
   rateLimit: z.object({ perSecond: z.number().positive(), burst: z.number().int().positive() }).optional(),
+  /** Declared purpose recorded in the audit trail when the caller's credentials carry none. */
+  purpose: z.string().regex(/^[\x21-\x7e]{1,128}$/, 'purpose must be 1-128 printable characters without spaces').optional(),
 }).strict();
 
 const fileSchema = z.object({ partners: z.array(partnerSchema) });
 
+/** A registry file's JSON as it stands; errors name the file and the reason, never its text. */
+export function readPartnersJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    // Never echo the parser's message, nor attach it as the cause (loggers print causes): V8
+    // quotes the surrounding text, which may hold a secret.
+    const code = (err as NodeJS.ErrnoException).code;
+    // eslint-disable-next-line preserve-caught-error
+    throw new Error(`partners file ${path} ${code ? `cannot be read (${code})` : 'is not valid JSON'}`);
+  }
+}
+
 /** Reads and validates a registry file; errors name the partner and field, never a secret. */
 export function readPartnersFile(path: string, env: NodeJS.ProcessEnv = process.env): Partner[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    // Never echo the parser's message: V8 quotes the surrounding text, which may hold a secret.
-    const reason = (err as NodeJS.ErrnoException).code ? `cannot be read (${(err as NodeJS.ErrnoException).code})` : 'is not valid JSON';
-    throw new Error(`partners file ${path} ${reason}`);
+  return parsePartners(readPartnersJson(path), path, env);
+}
+
+/** zod's own messages for these codes quote the refused value or key, which could be a secret. */
+function describeIssue(issue: z.ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_enum_value':
+      return `must be one of ${issue.options.join(', ')}`;
+    case 'unrecognized_keys':
+      return `has ${issue.keys.length === 1 ? 'a field' : `${issue.keys.length} fields`} the format does not know (allowed: ${Object.keys(partnerSchema.shape).join(', ')})`;
+    case 'invalid_literal':
+      return 'has a value the format does not allow';
+    default:
+      return issue.message;
   }
+}
+
+/** Validates a registry document (a file's parsed JSON); `path` names it in errors. */
+export function parsePartners(json: unknown, path: string, env: NodeJS.ProcessEnv = process.env): Partner[] {
   const parsed = fileSchema.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    // zod's enum messages quote the refused value, which could be a secret pasted in the wrong field.
-    const message = first.code === 'invalid_enum_value' ? `must be one of ${first.options.join(', ')}` : first.message;
-    throw new Error(`partners file ${path}: ${first.path.join('.')}: ${message}`);
+    throw new Error(`partners file ${path}: ${first.path.join('.')}${first.path.length ? ': ' : ''}${describeIssue(first)}`);
   }
   const seen = new Set<string>();
   return parsed.data.partners.map((p, i) => {
@@ -46,6 +70,7 @@ export function readPartnersFile(path: string, env: NodeJS.ProcessEnv = process.
       name: p.name, apiKey: p.apiKey, secret, operations: new Set(p.operations), enabled: p.enabled, signature: p.signature,
     };
     if (p.rateLimit) partner.rateLimit = p.rateLimit;
+    if (p.purpose) partner.purpose = p.purpose;
     return partner;
   });
 }

@@ -1,7 +1,7 @@
 import { UpstreamUnavailableError } from '../../domain/errors';
 import { Clock } from '../../domain/ports/clock';
 import { Metrics } from '../../domain/ports/metrics';
-import { Cache, CacheEntry, RateDecision, RateLimit, RateLimiter, StateStore, StoreMode, TxnClaim, TxnStore } from '../../domain/ports/state-store';
+import { Cache, CacheEntry, CacheRead, RateDecision, RateLimit, RateLimiter, StateStore, StoreMode, TxnClaim, TxnStore } from '../../domain/ports/state-store';
 import { Logger } from '../../observability/logger';
 import type { ConnectionEvent } from './redis-connection';
 import { OutageJournal } from './redis-outage-journal';
@@ -88,14 +88,14 @@ export class FallbackStateStore implements StateStore {
     // An eviction queued during the outage reaches Redis before the key is used again.
     const settled = (key: string) => journal.settleEviction(key, shared.cache);
     return {
-      get: (key: string): Promise<CacheEntry | null> => this.route(async () => {
+      get: (key: string): Promise<CacheRead> => this.route(async () => {
         await settled(key);
         return shared.cache.get(key);
-      }, async () => null),
-      set: (key: string, entry: CacheEntry, ttlS: number): Promise<void> => this.route(async () => {
+      }, async () => ({ entry: null, version: null })),
+      set: (key: string, entry: CacheEntry, ttlS: number, version: string | null): Promise<boolean> => this.route(async () => {
         await settled(key);
-        await shared.cache.set(key, entry, ttlS);
-      }, async () => undefined),
+        return shared.cache.set(key, entry, ttlS, version);
+      }, async () => false),
       delete: (keys: readonly string[]): Promise<void> => this.route(() => shared.cache.delete(keys), async () => {
         // Other instances may still read the entries from Redis: do not claim they are gone.
         journal.evicted(keys);

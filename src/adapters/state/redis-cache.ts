@@ -1,4 +1,5 @@
-import { Cache, CacheEntry } from '../../domain/ports/state-store';
+import { randomBytes } from 'node:crypto';
+import { Cache, CacheEntry, CacheRead, EVICTION_HOLD_S } from '../../domain/ports/state-store';
 import { RedisClient } from './redis-connection';
 
 /*
@@ -22,30 +23,42 @@ export function decodeCacheEntry(raw: string): CacheEntry | null {
   return { storedAtMs, value: raw.slice(i + 1) };
 }
 
+/*
+ * An eviction leaves a tombstone, "!" and 16 random hex digits, for EVICTION_HOLD_S. It decodes
+ * as no entry (there is no "|"), and it is a value no read before the eviction can have seen, on
+ * any instance: the conditional write (vcCacheSet) compares the whole value it read.
+ */
+const TOMBSTONE = '!';
+const HOLD_MS = EVICTION_HOLD_S * 1000;
+
 /**
  * Cache entries as plain strings with a Redis TTL, under `<prefix>c:<key>`. Every command
  * names one key: no command crosses hash slots on a cluster.
+ *
+ * A key's version is its raw value. A write is a compare-and-set on it (vcCacheSet), so a
+ * lookup that started before a swap event on any instance cannot write its answer over the
+ * eviction: the instances share the cache, and so they share its versions.
  */
 export class RedisCache implements Cache {
   constructor(private readonly client: RedisClient, private readonly keyPrefix: string) {}
 
-  async get(key: string): Promise<CacheEntry | null> {
+  async get(key: string): Promise<CacheRead> {
     const raw = await this.client.get(this.keyPrefix + key);
-    return raw === null ? null : decodeCacheEntry(raw);
+    return raw === null ? { entry: null, version: null } : { entry: decodeCacheEntry(raw), version: raw };
   }
 
-  async set(key: string, entry: CacheEntry, ttlS: number): Promise<void> {
+  async set(key: string, entry: CacheEntry, ttlS: number, version: string | null): Promise<boolean> {
     // Same rule as the memory cache: a zero TTL means "do not cache" (SET PX 0 is an error).
     const ttlMs = Math.round(ttlS * 1000);
-    if (ttlMs <= 0) return;
-    await this.client.set(this.keyPrefix + key, encodeCacheEntry(entry), 'PX', ttlMs);
+    if (ttlMs <= 0) return false;
+    return (await this.client.vcCacheSet(this.keyPrefix + key, version ?? '', encodeCacheEntry(entry), ttlMs)) === 1;
   }
 
   /**
-   * One DEL per key rather than one multi-key DEL: the keys of one number (kyc:, sim:) may
+   * One SET per key rather than one multi-key command: the keys of one number (kyc:, sim:) may
    * live in different slots. Auto-pipelining still sends them in one round trip per node.
    */
   async delete(keys: readonly string[]): Promise<void> {
-    await Promise.all(keys.map((k) => this.client.del(this.keyPrefix + k)));
+    await Promise.all(keys.map((k) => this.client.set(this.keyPrefix + k, TOMBSTONE + randomBytes(8).toString('hex'), 'PX', HOLD_MS)));
   }
 }

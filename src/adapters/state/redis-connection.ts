@@ -43,7 +43,11 @@ export function createRedisClient(opts: RedisConnectionOptions): RedisClient {
     });
     client = new Cluster(nodes, {
       enableOfflineQueue: false,
-      enableAutoPipelining: true,
+      // Not on a cluster: ioredis batches auto-pipelined commands per node and handles a MOVED
+      // for the whole batch, so after a failover commands keep going to the old node and fail
+      // (redis/ioredis#2075; seen here as MOVED replies that never settle). Commands are still
+      // written as they come, over one connection per node, so their round trips overlap.
+      enableAutoPipelining: false,
       clusterRetryStrategy: (attempt) => reconnectDelayMs(attempt),
       // A master that comes back on the same address is reconnected, not forgotten.
       clusterNodeRetryStrategy: (attempt) => reconnectDelayMs(attempt),
@@ -53,7 +57,9 @@ export function createRedisClient(opts: RedisConnectionOptions): RedisClient {
       retryDelayOnTryAgain: 50,
       retryDelayOnFailover: 50,
       slotsRefreshTimeout: connectTimeout,
-      redisOptions: common,
+      // Topology changes (a replica promoted) are seen within this, even while no command runs.
+      slotsRefreshInterval: 2000,
+      redisOptions: { ...common, enableAutoPipelining: false },
     });
   } else if (opts.url) {
     client = new Redis(opts.url, {
@@ -90,6 +96,9 @@ export async function probe(client: RedisClient): Promise<void> {
     return;
   }
   if (client.status !== 'ready') throw new Error(`cluster is ${client.status}`);
+  // The pool still holds a master lost to failover until the slots are read again; asking it
+  // would fail every probe after a failover, so the probe reads the topology first.
+  await new Promise<void>((resolve, reject) => client.refreshSlotsCache((err) => (err ? reject(err) : resolve())));
   const masters = client.nodes('master');
   if (masters.length === 0) throw new Error('cluster has no reachable master');
   const infos = await Promise.all(masters.map(async (m) => {

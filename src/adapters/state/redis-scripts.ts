@@ -69,11 +69,29 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return {allowed, retry}
 `;
 
+/**
+ * Cache compare-and-set: writes ARGV[2] only while the key still holds ARGV[1] (the raw value a
+ * read saw; '' = absent). The key's TTL becomes ARGV[3] ms, or what it had left if that is
+ * longer, so an eviction's tombstone hold outlives a refill with a shorter TTL.
+ */
+const CACHE_SET = `
+local v = redis.call('GET', KEYS[1])
+if (v or '') ~= ARGV[1] then return 0 end
+local ttl = tonumber(ARGV[3])
+if v then
+  local left = redis.call('PTTL', KEYS[1])
+  if left > ttl then ttl = left end
+end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
+return 1
+`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     vcTxnClaim(key: string, value: string, ttlMs: number): Result<string | null, Context>;
     vcTxnComplete(key: string, inFlight: string, donePrefix: string, done: string, ttlMs: number): Result<number, Context>;
     vcTxnRelease(key: string, inFlight: string): Result<number, Context>;
+    vcCacheSet(key: string, version: string, value: string, ttlMs: number): Result<number, Context>;
     vcRateTake(key: string, nowMs: number, perSecond: number, burst: number, ttlMs: number, need: number): Result<[number, number], Context>;
   }
 }
@@ -84,4 +102,5 @@ export function defineStateScripts(client: Redis | Cluster): void {
   client.defineCommand('vcTxnComplete', { numberOfKeys: 1, lua: TXN_COMPLETE });
   client.defineCommand('vcTxnRelease', { numberOfKeys: 1, lua: TXN_RELEASE });
   client.defineCommand('vcRateTake', { numberOfKeys: 1, lua: RATE_TAKE });
+  client.defineCommand('vcCacheSet', { numberOfKeys: 1, lua: CACHE_SET });
 }

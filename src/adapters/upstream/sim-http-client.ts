@@ -1,17 +1,18 @@
 import { SimClient, SimRecord } from '../../domain/ports/upstreams';
 import { HttpUpstream, HttpUpstreamOptions } from './http-upstream';
+import { optionalInstant, requiredInstant } from './rfc3339';
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
-
-/** Reads `{"msisdn","iccid","lastSimSwapAt": RFC 3339 or null}` (CONTRACT §3). */
+/**
+ * Reads `{"msisdn","iccid","lastSimSwapAt": RFC 3339 or null,"simActivatedAt"?}` (CONTRACT §3, §7).
+ * `lastSimSwapAt` must be present; `simActivatedAt` absent or null means unknown (null).
+ */
 export function parseSimBody(body: unknown): SimRecord {
-  const b = body as { lastSimSwapAt?: unknown } | null;
+  const b = body as { lastSimSwapAt?: unknown; simActivatedAt?: unknown } | null;
   if (typeof b !== 'object' || b === null || !('lastSimSwapAt' in b)) throw new Error('unexpected SIM body');
-  if (b.lastSimSwapAt === null) return { lastSimSwapAtMs: null };
-  if (typeof b.lastSimSwapAt !== 'string' || !RFC3339.test(b.lastSimSwapAt)) throw new Error('unexpected lastSimSwapAt');
-  const ms = Date.parse(b.lastSimSwapAt);
-  if (Number.isNaN(ms)) throw new Error('unexpected lastSimSwapAt');
-  return { lastSimSwapAtMs: ms };
+  return {
+    lastSimSwapAtMs: b.lastSimSwapAt === null ? null : requiredInstant(b.lastSimSwapAt, 'lastSimSwapAt'),
+    simActivatedAtMs: optionalInstant(b.simActivatedAt, 'simActivatedAt'),
+  };
 }
 
 /** SIM management over HTTP: GET {SIM_URL}/subscribers/{msisdn}/sim. */

@@ -11,6 +11,8 @@ export interface Partner {
   enabled: boolean;
   signature: SignatureScheme;
   rateLimit?: RateLimit;
+  /** Declared purpose of the partner's lookups, for the audit trail (CONTRACT §9), e.g. `dpv:FraudPreventionAndDetection`. */
+  purpose?: string;
 }
 
 export interface PartnerRegistry {

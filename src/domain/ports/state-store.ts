@@ -4,12 +4,39 @@ export interface CacheEntry {
   storedAtMs: number;
 }
 
+/** What a read of a cache key found. */
+export interface CacheRead {
+  /** Null when the key is absent, expired, unreadable or evicted. */
+  entry: CacheEntry | null;
+  /**
+   * The key's state as this read saw it, named by a conditional write; null when the key holds
+   * nothing at all. Opaque: two reads see the same version only if nothing was written to or
+   * evicted from the key in between.
+   */
+  version: string | null;
+}
+
+/**
+ * How long an eviction is remembered: a write based on a read from before it is refused for at
+ * least this long. Far longer than any upstream lookup can last (HLR_TIMEOUT_MS and
+ * SIM_TIMEOUT_MS are at most 60 s), so no lookup that started before a SIM swap outlives it.
+ */
+export const EVICTION_HOLD_S = 300;
+
 export interface Cache {
-  /** Reads an entry; null when absent or expired. */
-  get(key: string): Promise<CacheEntry | null>;
-  /** Stores an entry that disappears after ttlS seconds. */
-  set(key: string, entry: CacheEntry, ttlS: number): Promise<void>;
-  /** Removes entries at once (SIM-swap events). */
+  /** Reads an entry, and the key's version for a later conditional write. */
+  get(key: string): Promise<CacheRead>;
+  /**
+   * Stores an entry for ttlS seconds only if the key is still at `version` (what a read
+   * returned): after a write or an eviction since that read, it stores nothing. Resolves
+   * whether it stored. Never shortens the time the key itself stays (so an eviction's hold
+   * survives a refill).
+   */
+  set(key: string, entry: CacheEntry, ttlS: number, version: string | null): Promise<boolean>;
+  /**
+   * Removes entries at once (SIM-swap events). For EVICTION_HOLD_S the key's version cannot
+   * return to one read before the eviction, so no write based on such a read lands.
+   */
   delete(keys: readonly string[]): Promise<void>;
 }
 

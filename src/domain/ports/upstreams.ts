@@ -1,14 +1,24 @@
 export type SubscriberStatus = 'active' | 'inactive' | 'suspended' | 'terminated';
-export type PaymentType = 'prepaid' | 'postpaid';
+export type PaymentType = 'prepaid' | 'postpaid' | 'business';
 
 export interface HlrRecord {
   status: SubscriberStatus;
   paymentType: PaymentType;
+  /**
+   * Start of the line's continuous tenure (ms since the epoch); null when the HLR does not say.
+   * Undefined only for a cache entry written before the field existed: the facts are incomplete.
+   */
+  activatedAtMs?: number | null;
 }
 
 export interface SimRecord {
   /** Milliseconds since the epoch of the latest SIM swap; null when the SIM was never swapped. */
   lastSimSwapAtMs: number | null;
+  /**
+   * When the current SIM was activated (ms since the epoch); null when SIM management does not say.
+   * Undefined only for a cache entry written before the field existed: the facts are incomplete.
+   */
+  simActivatedAtMs?: number | null;
 }
 
 /**

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import { join } from 'node:path';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import { RequestHandler, Router } from 'express';
+import { AuditRecorder } from '../../domain/audit-recorder';
 import { Authenticator } from '../../domain/authenticator';
 import { MsisdnNormaliser } from '../../domain/msisdn';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
@@ -14,6 +13,7 @@ import { Logger } from '../../observability/logger';
 import { repoRoot } from '../../repo-paths';
 import { GraphqlContext, createContext } from './request-context';
 import { formatGraphqlError, responsePlugin } from './graphql-errors';
+import { queryOperationsOnly } from './operation-types';
 import { MAX_COST, MAX_DEPTH, costLimitPlugin, depthLimitRule, verificationCostModel } from './query-limits';
 import { authenticateGraphql, graphqlBody, graphqlRefusal, postOnly, tagGraphql } from './request-guards';
 import { createResolvers } from './resolvers';
@@ -22,8 +22,6 @@ import { MAX_BATCH } from './verify-customers';
 export const GRAPHQL_PATH = '/graphql';
 
 export interface GraphqlDeps {
-  /** The server the app is attached to: the drain plugin tracks its connections from the start. */
-  httpServer: http.Server;
   service: VerificationService;
   authenticator: Authenticator;
   normalise: MsisdnNormaliser;
@@ -32,14 +30,14 @@ export interface GraphqlDeps {
   /** GRAPHQL_INTROSPECTION: off by default, as the schema is for internal apps. */
   introspection: boolean;
   bodyLimitBytes: number;
-  /** How long stop() waits for in-flight requests before cutting connections. */
-  shutdownGraceMs: number;
+  /** One audit record per field or batch item answered. */
+  audit: AuditRecorder;
 }
 
 export interface GraphqlMiddleware {
   /** POST /graphql; mount before the 404. */
   handler: RequestHandler;
-  /** Drains the HTTP server (every in-flight request, REST too), then stops Apollo. */
+  /** Stops Apollo; call it once the HTTP server has drained (server.ts owns the drain). */
   stop(): Promise<void>;
 }
 
@@ -66,7 +64,7 @@ export async function createGraphqlMiddleware(deps: GraphqlDeps): Promise<Graphq
     includeStacktraceInErrorResponses: false,
     // main.ts owns the signals; Apollo's own handlers would race its shutdown.
     stopOnTerminationSignals: false,
-    validationRules: [depthLimitRule(MAX_DEPTH)],
+    validationRules: [queryOperationsOnly, depthLimitRule(MAX_DEPTH)],
     // Refused at parse time, before validation: a deep fragment chain would otherwise exhaust
     // graphql-js's recursion in the fragment-cycle rule (a 500). 2,000 tokens fits a full
     // 100-number batch several times over.
@@ -74,7 +72,6 @@ export async function createGraphqlMiddleware(deps: GraphqlDeps): Promise<Graphq
     formatError: formatGraphqlError,
     logger: deps.logger,
     plugins: [
-      ApolloServerPluginDrainHttpServer({ httpServer: deps.httpServer, stopGracePeriodMillis: deps.shutdownGraceMs }),
       // The default landing page loads Apollo Sandbox from the internet.
       ApolloServerPluginLandingPageDisabled(),
       costLimitPlugin(MAX_COST, verificationCostModel(MAX_BATCH)),

@@ -2,6 +2,7 @@ import { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } 
 import { Authenticator, Credentials } from '../../domain/authenticator';
 import { DomainError } from '../../domain/errors';
 import { Logger } from '../../observability/logger';
+import { clientAddressKey } from '../http/client-address';
 import { jsonBody } from '../rest/json-body';
 import { failureOf, renderFailure } from './graphql-errors';
 
@@ -38,7 +39,7 @@ export function credentialsOf(req: Request): Credentials {
 /** Authenticates before the body is read, as REST does: an unsigned caller costs no parsing. */
 export function authenticateGraphql(authenticator: Authenticator): RequestHandler {
   return (req, res, next) => {
-    res.locals.partner = authenticator.authenticate(credentialsOf(req), req.ip);
+    res.locals.partner = authenticator.authenticate(credentialsOf(req), clientAddressKey(req.ip));
     next();
   };
 }

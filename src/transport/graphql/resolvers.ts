@@ -1,4 +1,4 @@
-import { GraphQLResolveInfo, GraphQLScalarType } from 'graphql';
+import { AuditRecorder } from '../../domain/audit-recorder';
 import { MsisdnNormaliser } from '../../domain/msisdn';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
 import { VerificationResult } from '../../domain/results';
@@ -7,25 +7,16 @@ import { VerificationService } from '../../domain/verification-service';
 import { GraphqlContext } from './request-context';
 import { validateArgument } from './graphql-errors';
 import { dateTimeScalar, kycFields, simSwapFields } from './result-fields';
-import { CustomScalars, QueryFields } from './schema-shape';
+import { QueryResolvers, Resolvers } from './generated/resolvers-types';
 import { verifyCustomers } from './verify-customers';
 
 export interface ResolverDeps {
   service: Pick<VerificationService, 'verify' | 'admit'>;
   normalise: MsisdnNormaliser;
   formatDate: OffsetDateTimeFormatter;
+  /** One audit record per field answered (docs/audit.md). */
+  audit: AuditRecorder;
 }
-
-/** Query's resolvers, typed from schema-shape.ts: arguments in, result types out. */
-export type QueryResolvers = {
-  [F in keyof QueryFields]: (parent: unknown, args: QueryFields[F]['args'], ctx: GraphqlContext,
-    info: GraphQLResolveInfo) => Promise<QueryFields[F]['result']>;
-};
-
-export type Resolvers = {
-  Query: QueryResolvers;
-  DateTime: GraphQLScalarType<CustomScalars['DateTime'], string>;
-};
 
 /**
  * A single field without txnId: permission and rate limit, then the per-request loader.
@@ -33,11 +24,17 @@ export type Resolvers = {
  */
 async function single(deps: ResolverDeps, ctx: GraphqlContext, input: VerificationInput,
   viaLoader: () => Promise<VerificationResult>): Promise<VerificationResult> {
-  if (input.txnId === undefined) {
-    await deps.service.admit(ctx.partner, input.operation);
-    return viaLoader();
-  }
-  const answer = await deps.service.verify(ctx.partner, input);
+  const subject = {
+    partner: ctx.partner, operation: input.operation, msisdn: input.msisdn, txnId: input.txnId,
+    context: { interface: 'graphql' as const, correlator: ctx.res.locals.correlator as string },
+  };
+  const answer = await deps.audit.track(subject, async () => {
+    if (input.txnId === undefined) {
+      await deps.service.admit(ctx.partner, input.operation);
+      return { result: await viaLoader(), replayed: false };
+    }
+    return deps.service.verify(ctx.partner, input);
+  }, (a) => a.replayed);
   if (answer.replayed) ctx.replayed = true;
   return answer.result;
 }
@@ -46,6 +43,7 @@ function unexpected(result: VerificationResult): never {
   throw new Error(`service answered ${result.operation} to a different operation`);
 }
 
+/** Typed by the types generated from schema.graphql (codegen.ts): arguments in, result types out. */
 export function createResolvers(deps: ResolverDeps): Resolvers {
   const Query: QueryResolvers = {
     // Validation order and rules follow REST: txn_id, then msisdn, then max_age.

@@ -1,17 +1,36 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
 import { KycResult, SimSwapResult } from '../../domain/results';
-import { KycFields, SimSwapFields } from './schema-shape';
+import { PaymentType } from '../../domain/ports/upstreams';
+import { ContractType, Kyc, SimSwap } from './generated/resolvers-types';
 
-/** KYC facts as GraphQL shows them: real booleans, msisdn as the caller spelled it. */
-export function kycFields(r: KycResult, msisdnRaw: string): KycFields {
-  return { msisdn: msisdnRaw, isPrepaid: r.isPrepaid, isActive: r.isActive, isValid: r.isValid };
+const CONTRACT_TYPES: Readonly<Record<PaymentType, ContractType>> = {
+  prepaid: ContractType.Payg,
+  postpaid: ContractType.Paym,
+  business: ContractType.Business,
+};
+
+const dateOrNull = (ms: number | null | undefined): Date | null => (ms === null || ms === undefined ? null : new Date(ms));
+
+/**
+ * KYC facts as GraphQL shows them: real booleans, msisdn as the caller spelled it, and the
+ * tenure facts of CAMARA KYC Tenure (null where unknown, e.g. a replay stored before they existed).
+ */
+export function kycFields(r: KycResult, msisdnRaw: string): Kyc {
+  return {
+    msisdn: msisdnRaw, isPrepaid: r.isPrepaid, isActive: r.isActive, isValid: r.isValid,
+    tenureSince: r.isValid ? dateOrNull(r.tenureSinceMs) : null,
+    contractType: r.isValid && r.paymentType !== undefined ? CONTRACT_TYPES[r.paymentType] : null,
+  };
 }
 
 /** SIM-swap facts; the instant is present exactly when REST would send sim_swapped_dt. */
-export function simSwapFields(r: SimSwapResult, msisdnRaw: string): SimSwapFields {
+export function simSwapFields(r: SimSwapResult, msisdnRaw: string): SimSwap {
   const swapped = r.simSwapped && r.simSwappedAtMs !== undefined;
-  return { msisdn: msisdnRaw, simSwapped: swapped, simSwappedAt: swapped ? new Date(r.simSwappedAtMs as number) : null };
+  return {
+    msisdn: msisdnRaw, simSwapped: swapped, simSwappedAt: swapped ? new Date(r.simSwappedAtMs as number) : null,
+    latestSimChangeAt: dateOrNull(r.latestSimChangeMs),
+  };
 }
 
 const OFFSET_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;

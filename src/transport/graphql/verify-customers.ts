@@ -1,6 +1,7 @@
 import {
   GraphQLIncludeDirective, GraphQLResolveInfo, GraphQLSkipDirective, Kind, SelectionNode, SelectionSetNode, getDirectiveValues,
 } from 'graphql';
+import { AuditRecorder, AuditSubject } from '../../domain/audit-recorder';
 import { BadRequestError, DomainError } from '../../domain/errors';
 import { MsisdnNormaliser } from '../../domain/msisdn';
 import { validateMaxAge, validateMsisdn } from '../../domain/verification-input';
@@ -8,7 +9,7 @@ import { VerificationService } from '../../domain/verification-service';
 import { GraphqlContext } from './request-context';
 import { validateArgument } from './graphql-errors';
 import { kycFields, simSwapFields } from './result-fields';
-import { CustomerVerificationFields, VerificationErrorFields, VerifyCustomersArgs } from './schema-shape';
+import { CustomerVerification as CustomerVerificationFields, QueryVerifyCustomersArgs as VerifyCustomersArgs, VerificationError as VerificationErrorFields } from './generated/resolvers-types';
 
 /** CONTRACT §2: a batch holds at most this many numbers. */
 export const MAX_BATCH = 100;
@@ -16,6 +17,7 @@ export const MAX_BATCH = 100;
 export interface VerifyCustomersDeps {
   service: Pick<VerificationService, 'admit'>;
   normalise: MsisdnNormaliser;
+  audit: AuditRecorder;
 }
 
 interface Wanted {
@@ -63,6 +65,10 @@ export function selectedFieldNames(info: GraphQLResolveInfo): Set<string> {
   return names;
 }
 
+function auditSubject(ctx: GraphqlContext, operation: 'kyc' | 'sim_swap', msisdn: string): AuditSubject {
+  return { partner: ctx.partner, operation, msisdn, context: { interface: 'graphql', correlator: ctx.res.locals.correlator as string } };
+}
+
 /** A domain failure is that number's answer; anything else fails the field (9999, logged). */
 function itemError(err: unknown): VerificationErrorFields {
   if (err instanceof DomainError) return { code: err.code, desc: err.desc };
@@ -78,9 +84,11 @@ async function verifyOne(raw: string, wanted: Wanted, maxAgeHours: number | unde
   } catch (err) {
     return { ...item, error: itemError(err) };
   }
+  // One audit record per number and operation asked: an item with both facts is two lookups.
+  const subject = (operation: 'kyc' | 'sim_swap') => auditSubject(ctx, operation, msisdn);
   const [kyc, sim] = await Promise.all([
-    wanted.kyc ? settle(ctx.loaders.kyc.load(msisdn)) : undefined,
-    wanted.simSwap ? settle(ctx.loaders.simSwap.load({ msisdn, maxAgeHours })) : undefined,
+    wanted.kyc ? settle(deps.audit.track(subject('kyc'), () => ctx.loaders.kyc.load(msisdn))) : undefined,
+    wanted.simSwap ? settle(deps.audit.track(subject('sim_swap'), () => ctx.loaders.simSwap.load({ msisdn, maxAgeHours }))) : undefined,
   ]);
   if (kyc?.ok) item.kyc = kycFields(kyc.value, raw);
   if (sim?.ok) item.simSwap = simSwapFields(sim.value, raw);
@@ -110,7 +118,19 @@ export async function verifyCustomers(deps: VerifyCustomersDeps, args: VerifyCus
   const selected = selectedFieldNames(info);
   const wanted: Wanted = { kyc: selected.has('kyc'), simSwap: selected.has('simSwap') };
   const cost = args.msisdns.length;
-  if (wanted.kyc) await deps.service.admit(ctx.partner, 'kyc', cost);
-  if (wanted.simSwap) await deps.service.admit(ctx.partner, 'sim_swap', cost);
+  deps.audit.admit();
+  try {
+    if (wanted.kyc) await deps.service.admit(ctx.partner, 'kyc', cost);
+    if (wanted.simSwap) await deps.service.admit(ctx.partner, 'sim_swap', cost);
+  } catch (err) {
+    // Refused as a whole (permission, rate limit): each well-formed number was still asked about.
+    for (const raw of args.msisdns) {
+      const msisdn = deps.normalise(raw);
+      if (msisdn === null) continue;
+      if (wanted.kyc) deps.audit.failed(auditSubject(ctx, 'kyc', msisdn), err);
+      if (wanted.simSwap) deps.audit.failed(auditSubject(ctx, 'sim_swap', msisdn), err);
+    }
+    throw err;
+  }
   return Promise.all(args.msisdns.map((raw) => verifyOne(raw, wanted, maxAgeHours, deps, ctx)));
 }

@@ -9,7 +9,8 @@ function one(value: unknown): string | undefined {
  * Credentials from the query string (CONTRACT §1.5); a repeated parameter counts as absent.
  * The routes authenticate with them before the body is read, so an unsigned caller costs no
  * parsing; the client address (req.ip: the socket's peer, or X-Forwarded-For as far as
- * TRUST_PROXY_HOPS trusts it) is what failed signatures are throttled by, beside the api key.
+ * TRUST_PROXY_HOPS trusts it, counted as ../http/client-address.ts says) is what failed
+ * signatures are throttled by, alone and paired with the api key.
  */
 export function queryCredentials(req: Request): Credentials {
   const q = req.query as Record<string, unknown>;

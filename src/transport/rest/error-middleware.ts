@@ -1,5 +1,6 @@
 import { ErrorRequestHandler, RequestHandler } from 'express';
 import { BadRequestError, DomainError, PayloadTooLargeError } from '../../domain/errors';
+import { isOperation } from '../../domain/operation';
 import { Logger } from '../../observability/logger';
 import { RouteNotFoundError } from './http-errors';
 import { failureBody, failureOf } from './rest-bodies';
@@ -33,6 +34,6 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     if (failure.retryAfterS !== undefined) res.setHeader('Retry-After', String(failure.retryAfterS));
     if (err instanceof DomainError && err.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.locals.code = failure.code;
-    res.status(failure.status).json(failureBody(res.locals.operation, failure.code, failure.desc));
+    res.status(failure.status).json(failureBody(isOperation(res.locals.operation) ? res.locals.operation : undefined, failure.code, failure.desc));
   };
 }

@@ -1,9 +1,9 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
 import { Request, Response, Router } from 'express';
 import { BadRequestError, UnauthenticatedError } from '../../domain/errors';
 import { MsisdnNormaliser } from '../../domain/msisdn';
 import { validateMsisdn } from '../../domain/verification-input';
 import { VerificationService } from '../../domain/verification-service';
+import { bearerTokenCheck } from '../http/bearer';
 import { RouteNotFoundError } from './http-errors';
 import { jsonBody } from './json-body';
 
@@ -15,17 +15,13 @@ export interface EventsRoutesDeps {
   bodyLimitBytes: number;
 }
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
-
 /** SIM-management's swap event (CONTRACT §5): evicts that number's cached answers at once. */
 export function eventsRoutes(deps: EventsRoutesDeps): Router {
   const router = Router();
-  const expected = deps.token ? digest(`Bearer ${deps.token}`) : undefined;
+  const tokenMatches = deps.token ? bearerTokenCheck(deps.token) : undefined;
   router.post('/internal/events/sim-swap', (req: Request, _res: Response, next) => {
-    if (!expected) throw new RouteNotFoundError('no such route');
-    // Hashing both sides gives equal lengths, so the comparison is constant-time.
-    const given = req.headers.authorization;
-    if (typeof given !== 'string' || !timingSafeEqual(digest(given), expected)) throw new UnauthenticatedError('bearer token required');
+    if (!tokenMatches) throw new RouteNotFoundError('no such route');
+    if (!tokenMatches(req.headers.authorization)) throw new UnauthenticatedError('bearer token required');
     next();
   }, jsonBody(deps.bodyLimitBytes), async (req: Request, res: Response) => {
     const body = req.body as unknown;

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { BadRequestError, PayloadTooLargeError } from '../../domain/errors';
+import { awaitingContinue, sendContinue } from './expect-continue';
 
 /** Content types the fast path takes as is; anything else goes through express.json(). */
 const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
@@ -37,6 +38,13 @@ export function jsonBody(limitBytes: number): RequestHandler {
       next(new BadRequestError('charset must be utf-8'));
       return;
     }
+    // A client waiting for 100 Continue has sent no body yet: a declared length over the limit
+    // is refused now (there is nothing to drain), anything else is invited.
+    if (awaitingContinue(req, res) && req.headers['content-encoding'] === undefined && Number(req.headers['content-length']) > limitBytes) {
+      next(new PayloadTooLargeError(`body larger than ${limitBytes} bytes`));
+      return;
+    }
+    sendContinue(req, res);
     parse(req, res, (err?: unknown) => {
       if (!err) return next();
       const type = (err as { type?: string }).type;
@@ -63,6 +71,7 @@ export function jsonBody(limitBytes: number): RequestHandler {
       general(req, res, next); // over the limit (413) or unreadable: express.json() answers as before
       return;
     }
+    sendContinue(req, res);
     readPlainJson(req, expected, next);
   };
 }
@@ -87,7 +96,7 @@ function readPlainJson(req: Request, expected: number, next: NextFunction): void
   };
   const onEnd = () => {
     if (received !== expected) return settle(new BadRequestError('body could not be read'));
-    const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received);
+    const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received);
     if (!isUtf8(bytes)) return settle(new BadRequestError('body is not valid UTF-8')); // as the verify hook above
     let text = bytes.toString('utf8');
     if (text.charCodeAt(0) === BOM) text = text.slice(1); // iconv-lite, under body-parser, drops it too
@@ -109,7 +118,7 @@ function readPlainJson(req: Request, expected: number, next: NextFunction): void
 /** body-parser's strict mode: an empty body is {}, anything but an object or array is refused. */
 function parseStrict(text: string): unknown {
   if (text.length === 0) return {};
-  const first = /^[\x20\x09\x0a\x0d]*(.?)/.exec(text)?.[1];
+  const first = /^[ \t\n\r]*(.?)/.exec(text)?.[1];
   if (first !== '{' && first !== '[') throw new SyntaxError('strict violation');
   return JSON.parse(text);
 }

@@ -7,6 +7,8 @@ export interface OpsRoutesDeps {
   storeMode(): StoreMode;
   upstreams(): Record<string, string>;
   isShuttingDown(): boolean;
+  /** Where audit records go: file, postgres, off, or degraded (spooled locally). */
+  auditMode?(): string;
 }
 
 /** Probes and scrapes must never be answered from a proxy's cache. */
@@ -33,11 +35,13 @@ export function opsRoutes(deps: OpsRoutesDeps): Router {
   router.get('/readyz', noStore, (_req: Request, res: Response) => {
     const store = deps.storeMode();
     const upstreams = deps.upstreams();
+    const audit = deps.auditMode?.();
     if (deps.isShuttingDown()) {
-      res.status(503).json({ status: 'shutting_down', store, upstreams });
+      res.status(503).json({ status: 'shutting_down', store, upstreams, audit });
       return;
     }
-    res.json({ status: store === 'degraded' ? 'degraded' : 'ready', store, upstreams });
+    // A degraded audit trail (records spooled locally) keeps the instance ready, as a degraded store does.
+    res.json({ status: store === 'degraded' || audit === 'degraded' ? 'degraded' : 'ready', store, upstreams, audit });
   });
   router.get('/metrics', noStore, async (_req: Request, res: Response) => {
     const body = await deps.registry.metrics();

@@ -6,13 +6,13 @@ import { Logger } from '../../observability/logger';
 
 /** Per-request observations the transport makes (the Prometheus module implements it). */
 export interface RequestMetrics {
-  request(operation: Operation | 'none', iface: 'rest' | 'graphql', code: string, status: number, seconds: number): void;
+  request(operation: Operation | 'none', iface: 'rest' | 'graphql' | 'camara', code: string, status: number, seconds: number): void;
 }
 
-/** What the routes leave in res.locals for this line; the GraphQL transport sets `interface`. */
+/** What the routes leave in res.locals for this line; the GraphQL and CAMARA transports set `interface`. */
 interface RequestLocals {
   operation?: Operation;
-  interface?: 'graphql';
+  interface?: 'graphql' | 'camara';
   code?: string;
   correlator?: string;
   partner?: Partner;
@@ -39,7 +39,7 @@ export function requestLog(logger: Logger, metrics: RequestMetrics): RequestHand
     const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
     const fields = (seconds: number) => {
       const locals = res.locals as RequestLocals;
-      const iface: 'rest' | 'graphql' = locals.interface ?? 'rest';
+      const iface: 'rest' | 'graphql' | 'camara' = locals.interface ?? 'rest';
       return {
         correlator: locals.correlator,
         method: req.method,

@@ -1,4 +1,5 @@
 import { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AuditRecorder } from '../../domain/audit-recorder';
 import { Authenticator } from '../../domain/authenticator';
 import { MsisdnNormaliser } from '../../domain/msisdn';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
@@ -6,6 +7,7 @@ import { OPERATIONS, Operation } from '../../domain/operation';
 import { Partner } from '../../domain/ports/partners';
 import { parseRestBody } from '../../domain/verification-input';
 import { VerificationService } from '../../domain/verification-service';
+import { clientAddressKey } from '../http/client-address';
 import { queryCredentials } from './authenticate';
 import { MethodNotAllowedError } from './http-errors';
 import { jsonBody } from './json-body';
@@ -17,6 +19,8 @@ export interface VerificationRoutesDeps {
   normalise: MsisdnNormaliser;
   formatDate: OffsetDateTimeFormatter;
   bodyLimitBytes: number;
+  /** Every verification that reaches the service leaves one audit record (docs/audit.md). */
+  audit: AuditRecorder;
 }
 
 export const OPERATION_PATH_PREFIX = '/eai/verify_customer/query/';
@@ -45,7 +49,10 @@ export function verificationRoutes(deps: VerificationRoutesDeps): RequestHandler
   const verify = async (req: Request, res: Response, operation: Operation) => {
     const input = parseRestBody(req.body, operation, deps.normalise);
     res.locals.msisdn = input.msisdn;
-    const answer = await deps.service.verify(res.locals.partner as Partner, input);
+    const partner = res.locals.partner as Partner;
+    const answer = await deps.audit.track(
+      { partner, operation, msisdn: input.msisdn, txnId: input.txnId, context: { interface: 'legacy', correlator: res.locals.correlator as string } },
+      () => deps.service.verify(partner, input), (a) => a.replayed);
     if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.locals.code = '00000';
     sendJson(res, 200, successBody(answer.result, deps.formatDate));
@@ -63,7 +70,7 @@ export function verificationRoutes(deps: VerificationRoutesDeps): RequestHandler
       throw new MethodNotAllowedError('use POST');
     }
     // Thrown errors here reach the error middleware through Express's own try/catch.
-    res.locals.partner = deps.authenticator.authenticate(queryCredentials(req), req.ip);
+    res.locals.partner = deps.authenticator.authenticate(queryCredentials(req), clientAddressKey(req.ip));
     body(req, res, (err?: unknown) => {
       if (err) {
         next(err);

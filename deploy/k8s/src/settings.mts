@@ -1,0 +1,31 @@
+/** What every manifest shares: names, labels, the image, ports and the shutdown timings. */
+export const APP = 'verify-customer';
+export const labels = { 'app.kubernetes.io/name': APP, 'app.kubernetes.io/component': 'api' } as const;
+export const selector = { 'app.kubernetes.io/name': APP } as const;
+
+/** Replace with the digest your registry holds (see Dockerfile): manifests never float on a tag. */
+export const IMAGE = `registry.example.com/${APP}@sha256:${'0'.repeat(64)}`;
+export const HTTP_PORT = 8080;
+export const REPLICAS = 3;
+
+/**
+ * Shutdown (CONTRACT §10): the kubelet runs preStop, then sends SIGTERM; the service answers
+ * /readyz 503 at once, keeps serving for the readiness delay (endpoints propagate), then drains
+ * for at most the grace. The pod's termination grace covers all three plus a margin, so the
+ * kubelet never SIGKILLs a draining instance.
+ */
+export const shutdown = {
+  preStopSleepS: 2,
+  readinessDelayMs: 5_000,
+  graceMs: 10_000,
+  marginS: 3,
+} as const;
+export const terminationGracePeriodSeconds =
+  shutdown.preStopSleepS + Math.ceil((shutdown.readinessDelayMs + shutdown.graceMs) / 1000) + shutdown.marginS;
+
+/** Secrets the cluster operator creates (never generated here: they hold partner and signing secrets). */
+export const secrets = {
+  partners: { name: `${APP}-partners`, key: 'partners.json', mountPath: '/run/secrets/partners' },
+  oauthKeys: { name: `${APP}-oauth-keys`, key: 'jwks.json', mountPath: '/run/secrets/oauth' },
+  env: { name: `${APP}-env` },
+} as const;

@@ -1,0 +1,130 @@
+import { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import { CAMARA_PARTNER_OPERATION, CamaraOperation, CamaraService } from '../../domain/camara-service';
+import { BadRequestError, DomainError } from '../../domain/errors';
+import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
+import { AccessGrant, AccessTokenVerifier } from '../../domain/ports/access-tokens';
+import { Logger } from '../../observability/logger';
+import { requireBearerToken } from '../http/bearer';
+import { MethodNotAllowedError, RouteNotFoundError } from '../rest/http-errors';
+import { jsonBody } from '../rest/json-body';
+import { sendJson } from '../rest/rest-bodies';
+import { camaraFailureOf } from './error-info';
+
+export interface CamaraRoutesDeps {
+  camara: CamaraService;
+  tokens: AccessTokenVerifier;
+  formatDate: OffsetDateTimeFormatter;
+  bodyLimitBytes: number;
+  logger: Logger;
+}
+
+/** The API roots of CONTRACT §7 and their operations. */
+export const CAMARA_PATHS: ReadonlyMap<string, CamaraOperation> = new Map([
+  ['/sim-swap/v2/retrieve-date', 'retrieve-date'],
+  ['/sim-swap/v2/check', 'check'],
+  ['/kyc-tenure/v0.2/check-tenure', 'check-tenure'],
+]);
+const ROOTS = ['/sim-swap/v2', '/kyc-tenure/v0.2'];
+
+/** sim-swap.yaml / kyc-tenure.yaml XCorrelator. */
+const CORRELATOR = /^[a-zA-Z0-9-_:;./<>{}]{0,256}$/;
+
+/** Case-insensitive, one trailing slash allowed: as Express's router matches, and as the legacy routes do. */
+function routeKey(path: string): string {
+  const lower = path.toLowerCase();
+  return lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
+}
+
+function underRoot(key: string): boolean {
+  return ROOTS.some((root) => key === root || key.startsWith(`${root}/`));
+}
+
+/**
+ * The three CAMARA operations (CONTRACT §7): correlator, token, body, the CAMARA service, and
+ * the answer. The token is verified before the body is read, as the legacy routes authenticate
+ * first. Returned as [routes, error handler]: failures on these paths become ErrorInfo here and
+ * never reach the legacy error middleware.
+ */
+export function camaraRoutes(deps: CamaraRoutesDeps): [RequestHandler, ErrorRequestHandler] {
+  const body = jsonBody(deps.bodyLimitBytes);
+
+  const answer = async (req: Request, res: Response, operation: CamaraOperation, grant: AccessGrant): Promise<void> => {
+    switch (operation) {
+      case 'retrieve-date': {
+        const r = await deps.camara.retrieveDate(grant, req.body, String(res.locals.correlator));
+        res.locals.msisdn = r.msisdn;
+        const out: Record<string, unknown> = { latestSimChange: r.latestSimChangeMs === null ? null : deps.formatDate(new Date(r.latestSimChangeMs)) };
+        if (r.monitoredPeriodDays !== undefined) out.monitoredPeriod = r.monitoredPeriodDays;
+        return ok(res, out);
+      }
+      case 'check': {
+        const r = await deps.camara.check(grant, req.body, String(res.locals.correlator));
+        res.locals.msisdn = r.msisdn;
+        return ok(res, { swapped: r.swapped });
+      }
+      case 'check-tenure': {
+        const r = await deps.camara.checkTenure(grant, req.body, String(res.locals.correlator));
+        res.locals.msisdn = r.msisdn;
+        return ok(res, { tenureDateCheck: r.tenureDateCheck, contractType: r.contractType });
+      }
+      default: {
+        const never: never = operation;
+        throw new Error(`unknown CAMARA operation ${String(never)}`);
+      }
+    }
+  };
+
+  const routes: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
+    const key = routeKey(req.path);
+    const operation = CAMARA_PATHS.get(key);
+    if (operation === undefined) {
+      if (underRoot(key)) {
+        res.locals.interface = 'camara';
+        throw new RouteNotFoundError('no such resource');
+      }
+      next();
+      return;
+    }
+    res.locals.interface = 'camara';
+    res.locals.operation = CAMARA_PARTNER_OPERATION[operation];
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      throw new MethodNotAllowedError('use POST');
+    }
+    const correlator = req.headers['x-correlator'];
+    if (typeof correlator === 'string' && !CORRELATOR.test(correlator)) {
+      throw new BadRequestError('x-correlator must match ^[a-zA-Z0-9-_:;./<>{}]{0,256}$');
+    }
+    const token = requireBearerToken(req.headers.authorization);
+    deps.tokens.verify(token).then((grant) => {
+      res.locals.partner = grant.partner;
+      body(req, res, (err?: unknown) => {
+        if (err) {
+          next(err);
+          return;
+        }
+        answer(req, res, operation, grant).catch(next);
+      });
+    }, next);
+  };
+
+  const errors: ErrorRequestHandler = (err, req, res, next) => {
+    if (res.headersSent || res.locals.interface !== 'camara') {
+      next(err);
+      return;
+    }
+    const failure = camaraFailureOf(err);
+    if (!(err instanceof DomainError)) {
+      deps.logger.error({ correlator: res.locals.correlator, err, path: req.path }, 'unexpected error');
+    }
+    if (failure.retryAfterS !== undefined) res.setHeader('Retry-After', String(failure.retryAfterS));
+    sendJson(res, failure.info.status, failure.info);
+  };
+
+  return [routes, errors];
+}
+
+function ok(res: Response, body: object): void {
+  res.locals.code = '00000';
+  sendJson(res, 200, body);
+}

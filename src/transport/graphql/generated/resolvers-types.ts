@@ -1,0 +1,262 @@
+import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
+import type { GraphqlContext } from '../request-context';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** yyyy-MM-ddTHH:mm:ss±HH:MM (ISO 8601, numeric offset, never Z), in the service's TIMEZONE. */
+  DateTime: { input: Date; output: Date; }
+};
+
+/** How the line is paid for, as CAMARA KYC Tenure names it. */
+export enum ContractType {
+  /** A business contract. */
+  Business = 'BUSINESS',
+  /** Pay as you go (prepaid). */
+  Payg = 'PAYG',
+  /** Pay monthly (postpaid). */
+  Paym = 'PAYM'
+}
+
+export type CustomerVerification = {
+  /** Why a selected fact is missing; null when every selected fact is present. */
+  error: Maybe<VerificationError>;
+  /** Null when the number is malformed or the HLR could not be asked. */
+  kyc: Maybe<Kyc>;
+  /** The number exactly as sent. */
+  msisdn: Scalars['String']['output'];
+  /** Null when the number is malformed, not a subscriber, or SIM management could not be asked. */
+  simSwap: Maybe<SimSwap>;
+};
+
+export type Kyc = {
+  /** The valid line's contract (CAMARA contractType); null when the number is not valid. */
+  contractType: Maybe<ContractType>;
+  isActive: Scalars['Boolean']['output'];
+  isPrepaid: Scalars['Boolean']['output'];
+  /** Known to the HLR and not terminated. */
+  isValid: Scalars['Boolean']['output'];
+  /** The number exactly as sent. */
+  msisdn: Scalars['String']['output'];
+  /** Start of the line's continuous tenure (CAMARA KYC Tenure); null when unknown or the number is not valid. */
+  tenureSince: Maybe<Scalars['DateTime']['output']>;
+};
+
+/**
+ * Customer verification for internal apps (CONTRACT §2): the same facts as the REST
+ * operations, with real booleans and an ISO 8601 date-time. Docs: docs/graphql.md.
+ */
+export type Query = {
+  /** KYC of one number. With txnId, the REST txn_id rules apply (unique per partner, replayed on retry). */
+  kyc: Kyc;
+  /**
+   * SIM swap of one number. maxAgeHours (1-2400) is the look-back window; absent means
+   * the configured default. A number that is not a subscriber is an error (11111).
+   */
+  simSwap: SimSwap;
+  /**
+   * Up to 100 numbers in one request, one result per number in the order sent. A malformed
+   * number or a non-subscriber is reported in that item's error, not as a request failure.
+   * Each upstream is asked once per distinct number; only the facts selected are fetched.
+   */
+  verifyCustomers: Array<CustomerVerification>;
+};
+
+
+/**
+ * Customer verification for internal apps (CONTRACT §2): the same facts as the REST
+ * operations, with real booleans and an ISO 8601 date-time. Docs: docs/graphql.md.
+ */
+export type QueryKycArgs = {
+  msisdn: Scalars['String']['input'];
+  txnId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * Customer verification for internal apps (CONTRACT §2): the same facts as the REST
+ * operations, with real booleans and an ISO 8601 date-time. Docs: docs/graphql.md.
+ */
+export type QuerySimSwapArgs = {
+  maxAgeHours?: InputMaybe<Scalars['Int']['input']>;
+  msisdn: Scalars['String']['input'];
+  txnId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * Customer verification for internal apps (CONTRACT §2): the same facts as the REST
+ * operations, with real booleans and an ISO 8601 date-time. Docs: docs/graphql.md.
+ */
+export type QueryVerifyCustomersArgs = {
+  maxAgeHours?: InputMaybe<Scalars['Int']['input']>;
+  msisdns: Array<Scalars['String']['input']>;
+};
+
+export type SimSwap = {
+  /**
+   * The latest SIM change, whatever the look-back window: the latest swap, else the current
+   * SIM's activation (CAMARA retrieve-date's latestSimChange); null when unknown.
+   */
+  latestSimChangeAt: Maybe<Scalars['DateTime']['output']>;
+  /** The number exactly as sent. */
+  msisdn: Scalars['String']['output'];
+  /** True when the latest SIM swap lies within the look-back window. */
+  simSwapped: Scalars['Boolean']['output'];
+  /** When the SIM was swapped; null unless simSwapped is true. */
+  simSwappedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** The REST failure pair: code 11111 (request problem) or 9999 (system problem, retry later). */
+export type VerificationError = {
+  code: Scalars['String']['output'];
+  desc: Scalars['String']['output'];
+};
+
+
+
+export type ResolverTypeWrapper<T> = Promise<T> | T;
+
+export type Resolver<TResult, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = ResolverFn<TResult, TParent, TContext, TArgs>;
+
+export type ResolverFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => Promise<TResult> | TResult;
+
+export type SubscriptionSubscribeFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => AsyncIterable<TResult> | Promise<AsyncIterable<TResult>>;
+
+export type SubscriptionResolveFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => TResult | Promise<TResult>;
+
+export interface SubscriptionSubscriberObject<TResult, TKey extends string, TParent, TContext, TArgs> {
+  subscribe: SubscriptionSubscribeFn<{ [key in TKey]: TResult }, TParent, TContext, TArgs>;
+  resolve?: SubscriptionResolveFn<TResult, { [key in TKey]: TResult }, TContext, TArgs>;
+}
+
+export interface SubscriptionResolverObject<TResult, TParent, TContext, TArgs> {
+  subscribe: SubscriptionSubscribeFn<any, TParent, TContext, TArgs>;
+  resolve: SubscriptionResolveFn<TResult, any, TContext, TArgs>;
+}
+
+export type SubscriptionObject<TResult, TKey extends string, TParent, TContext, TArgs> =
+  | SubscriptionSubscriberObject<TResult, TKey, TParent, TContext, TArgs>
+  | SubscriptionResolverObject<TResult, TParent, TContext, TArgs>;
+
+export type SubscriptionResolver<TResult, TKey extends string, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> =
+  | ((...args: any[]) => SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>)
+  | SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>;
+
+export type TypeResolveFn<TTypes, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (
+  parent: TParent,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => Maybe<TTypes> | Promise<Maybe<TTypes>>;
+
+export type IsTypeOfResolverFn<T = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (obj: T, context: TContext, info: GraphQLResolveInfo) => boolean | Promise<boolean>;
+
+export type NextResolverFn<T> = () => Promise<T>;
+
+export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = (
+  next: NextResolverFn<TResult>,
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => TResult | Promise<TResult>;
+
+
+
+
+
+/** Mapping between all available schema types and the resolvers types */
+export type ResolversTypes = {
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  ContractType: ContractType;
+  CustomerVerification: ResolverTypeWrapper<CustomerVerification>;
+  DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  Kyc: ResolverTypeWrapper<Kyc>;
+  Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  SimSwap: ResolverTypeWrapper<SimSwap>;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
+  VerificationError: ResolverTypeWrapper<VerificationError>;
+};
+
+/** Mapping between all available schema types and the resolvers parents */
+export type ResolversParentTypes = {
+  Boolean: Scalars['Boolean']['output'];
+  CustomerVerification: CustomerVerification;
+  DateTime: Scalars['DateTime']['output'];
+  Int: Scalars['Int']['output'];
+  Kyc: Kyc;
+  Query: Record<PropertyKey, never>;
+  SimSwap: SimSwap;
+  String: Scalars['String']['output'];
+  VerificationError: VerificationError;
+};
+
+export type CustomerVerificationResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['CustomerVerification'] = ResolversParentTypes['CustomerVerification']> = {
+  error?: Resolver<Maybe<ResolversTypes['VerificationError']>, ParentType, ContextType>;
+  kyc?: Resolver<Maybe<ResolversTypes['Kyc']>, ParentType, ContextType>;
+  msisdn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  simSwap?: Resolver<Maybe<ResolversTypes['SimSwap']>, ParentType, ContextType>;
+};
+
+export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
+  name: 'DateTime';
+}
+
+export type KycResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Kyc'] = ResolversParentTypes['Kyc']> = {
+  contractType?: Resolver<Maybe<ResolversTypes['ContractType']>, ParentType, ContextType>;
+  isActive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  isPrepaid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  isValid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  msisdn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tenureSince?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
+export type QueryResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  kyc: Resolver<ResolversTypes['Kyc'], ParentType, ContextType, RequireFields<QueryKycArgs, 'msisdn'>>;
+  simSwap: Resolver<ResolversTypes['SimSwap'], ParentType, ContextType, RequireFields<QuerySimSwapArgs, 'msisdn'>>;
+  verifyCustomers: Resolver<Array<ResolversTypes['CustomerVerification']>, ParentType, ContextType, RequireFields<QueryVerifyCustomersArgs, 'msisdns'>>;
+};
+
+export type SimSwapResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['SimSwap'] = ResolversParentTypes['SimSwap']> = {
+  latestSimChangeAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  msisdn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  simSwapped?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  simSwappedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
+export type VerificationErrorResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['VerificationError'] = ResolversParentTypes['VerificationError']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  desc?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type Resolvers<ContextType = GraphqlContext> = {
+  CustomerVerification?: CustomerVerificationResolvers<ContextType>;
+  DateTime?: GraphQLScalarType;
+  Kyc?: KycResolvers<ContextType>;
+  Query?: QueryResolvers<ContextType>;
+  SimSwap?: SimSwapResolvers<ContextType>;
+  VerificationError?: VerificationErrorResolvers<ContextType>;
+};
+

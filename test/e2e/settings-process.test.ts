@@ -1,0 +1,41 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const MAIN = join(__dirname, '../../dist/src/main.js');
+
+interface Exit {
+  code: number | null;
+  stderr: string;
+  stdout: string;
+}
+
+/** Runs the built service with env; a process still running after limitMs is killed and reported as such. */
+function runService(env: Record<string, string>, limitMs: number): Promise<Exit & { killed: boolean }> {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
+  const proc = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env } });
+  let stderr = '';
+  let stdout = '';
+  proc.stderr.on('data', (d) => { stderr += d; });
+  proc.stdout.on('data', (d) => { stdout += d; });
+  return new Promise((resolve) => {
+    let killed = false;
+    const timer = setTimeout(() => { killed = true; proc.kill('SIGKILL'); }, limitMs);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr, stdout, killed });
+    });
+  });
+}
+
+describe('integer settings of the built service', () => {
+  // Number() reads each of these as 0, so an unfixed service would start on a free port.
+  it.each(['0x0', '0e3', '0.0'])('refuses to start with PORT=%s, exits non-zero and names PORT', async (port) => {
+    const run = await runService({ PORT: port }, 10_000);
+    expect(run.killed).toBe(false);
+    expect(run.code).not.toBe(0);
+    expect(run.code).not.toBeNull();
+    expect(run.stderr).toMatch(/\bPORT: must be a whole number in plain decimal digits/);
+    expect(run.stdout).not.toMatch(/listening/);
+  });
+});

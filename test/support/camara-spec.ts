@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { HeaderSource, OpenApiSpec } from './openapi-validator';
+
+/*
+ * The official CAMARA documents (CONTRACT §7), read at run time from ../shared/camara (or
+ * CAMARA_SPECS_DIR); they are never copied into the repository. Every CAMARA reply the tests
+ * receive goes through assertCamaraResponse.
+ */
+
+export const CAMARA_DIR = process.env.CAMARA_SPECS_DIR ?? resolve(__dirname, '..', '..', '..', 'shared', 'camara');
+
+export function camaraFile(name: string): string {
+  const file = join(CAMARA_DIR, name);
+  if (!existsSync(file)) throw new Error(`CAMARA reference file ${file} not found: set CAMARA_SPECS_DIR to the folder holding sim-swap.yaml`);
+  return file;
+}
+
+let specs: OpenApiSpec[] | undefined;
+/** SIM Swap 2.1.0 under /sim-swap/v2 and KYC Tenure 0.2.0 under /kyc-tenure/v0.2, as their servers define. */
+export function camaraSpecs(): OpenApiSpec[] {
+  specs ??= [
+    OpenApiSpec.load(camaraFile('sim-swap.yaml'), '/sim-swap/v2'),
+    OpenApiSpec.load(camaraFile('kyc-tenure.yaml'), '/kyc-tenure/v0.2'),
+  ];
+  return specs;
+}
+
+/** The path as the service routes it: any case, one trailing slash allowed. */
+function routeKey(path: string): string {
+  const lower = path.toLowerCase();
+  return lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
+}
+
+/** The document whose server path covers a request path. */
+export function camaraSpecFor(path: string): OpenApiSpec | undefined {
+  const key = routeKey(path);
+  return camaraSpecs().find((s) => key === s.basePath || key.startsWith(`${s.basePath}/`));
+}
+
+/**
+ * Statuses the API documents do not list but CAMARA Commonalities (which they refer to for
+ * "a complete list of error responses") defines, with their codes: answered as ErrorInfo.
+ */
+const COMMONALITIES: Record<number, string[]> = {
+  404: ['NOT_FOUND'],
+  405: ['METHOD_NOT_ALLOWED'],
+  429: ['TOO_MANY_REQUESTS', 'QUOTA_EXCEEDED'],
+  500: ['INTERNAL'],
+  503: ['UNAVAILABLE'],
+};
+
+/** Every problem with a CAMARA reply: against its operation's documented response, else ErrorInfo + Commonalities. */
+export function camaraResponseErrors(method: string, requestPath: string, status: number, headers: HeaderSource, body: unknown): string[] {
+  const path = routeKey(requestPath);
+  const spec = camaraSpecFor(path);
+  if (!spec) return [`${path} is under no CAMARA document`];
+  const documented = spec.operation(method, path) ? spec.response(method, path, status) : undefined;
+  if (documented) return spec.responseErrors(method, path, status, headers, body);
+  const codes = COMMONALITIES[status];
+  if (!codes) return [`status ${status} is neither documented for ${method.toUpperCase()} ${path} nor a CAMARA Commonalities error`];
+  const errors = spec.validate(spec.resolve('#/components/schemas/ErrorInfo'), body, 'body');
+  const b = body as { status?: unknown; code?: unknown } | undefined;
+  if (b?.status !== status) errors.push(`body/status is ${String(b?.status)}, not ${status}`);
+  if (!codes.includes(String(b?.code))) errors.push(`body/code ${String(b?.code)} is not one of ${codes.join(', ')}`);
+  if (!/^application\/json\b/.test(headers.get('content-type') ?? '')) errors.push('content-type is not application/json');
+  const correlator = headers.get('x-correlator');
+  if (correlator !== null) errors.push(...spec.validate(spec.resolve('#/components/schemas/XCorrelator'), correlator, 'header x-correlator'));
+  return errors;
+}
+
+/** Throws, naming every problem, when a CAMARA reply does not conform to the official documents. */
+export function assertCamaraResponse(method: string, path: string, status: number, headers: HeaderSource, body: unknown, text?: string): void {
+  const spec = camaraSpecFor(path) ?? camaraSpecs()[0];
+  spec.throwOn(camaraResponseErrors(method, path, status, headers, body), method, path, status, body, text);
+}

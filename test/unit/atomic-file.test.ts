@@ -1,0 +1,45 @@
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../src/cli/atomic-file';
+
+const freshDir = () => mkdtempSync(join(tmpdir(), 'vc-atomic-'));
+
+describe('writing a secrets file atomically', () => {
+  it('replaces the file whole and leaves it 0600, whatever it was', () => {
+    const dir = freshDir();
+    const file = join(dir, 'partners.json');
+    writeFileSync(file, 'old', { mode: 0o644 });
+    writeFileAtomic(file, 'new content');
+    expect(readFileSync(file, 'utf8')).toBe('new content');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['partners.json']);
+  });
+
+  it('creates a missing file 0600 even under a permissive umask', () => {
+    const dir = freshDir();
+    const file = join(dir, 'partners.json');
+    const umask = process.umask(0);
+    try {
+      writeFileAtomic(file, 'x');
+    } finally {
+      process.umask(umask);
+    }
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('when the rename fails (the target is a directory) it throws and leaves no temp file', () => {
+    const dir = freshDir();
+    const target = join(dir, 'partners.json');
+    mkdirSync(target);
+    expect(() => writeFileAtomic(target, 'secret=0123456789abcdef')).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
+    expect(readdirSync(dir)).toEqual(['partners.json']);
+    expect(statSync(target).isDirectory()).toBe(true);
+  });
+
+  it('when the directory is missing it throws and creates nothing', () => {
+    const dir = freshDir();
+    expect(() => writeFileAtomic(join(dir, 'nope', 'partners.json'), 'x')).toThrow(/ENOENT/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});

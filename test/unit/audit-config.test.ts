@@ -1,0 +1,45 @@
+import { ConfigError, loadConfig } from '../../src/config/config';
+import { readPartnersFile } from '../../src/adapters/partners/file-partner-registry';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+describe('audit settings', () => {
+  it('default to the embedded store under ./var, 395 days, fail-open', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ AUDIT_DIR: './var', AUDIT_RETENTION_DAYS: 395, AUDIT_FAIL_CLOSED: false, AUDIT_ENABLED: true });
+    expect(c.AUDIT_DATABASE_URL).toBeUndefined();
+  });
+
+  it.each([
+    ['AUDIT_DATABASE_URL', 'mysql://x'],
+    ['AUDIT_RETENTION_DAYS', '0'],
+    ['AUDIT_FAIL_CLOSED', 'yes'],
+    ['AUDIT_BUFFER_MAX', '5'],
+  ])('refuse a bad %s, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('accept postgres:// and postgresql:// URLs', () => {
+    expect(loadConfig({ AUDIT_DATABASE_URL: 'postgresql://u:p@db:5432/audit' }).AUDIT_DATABASE_URL).toBe('postgresql://u:p@db:5432/audit');
+  });
+});
+
+describe('a partner\'s declared purpose in the registry', () => {
+  const file = (partner: object) => {
+    const p = join(mkdtempSync(join(tmpdir(), 'vc-purpose-')), 'partners.json');
+    writeFileSync(p, JSON.stringify({ partners: [{ name: 'bank', apiKey: 'bank-key', secret: 's', operations: ['kyc'], ...partner }] }));
+    return p;
+  };
+
+  it('is optional, and read when given', () => {
+    expect(readPartnersFile(file({}))[0].purpose).toBeUndefined();
+    expect(readPartnersFile(file({ purpose: 'dpv:FraudPreventionAndDetection' }))[0].purpose).toBe('dpv:FraudPreventionAndDetection');
+  });
+
+  it('must be 1-128 printable characters without spaces', () => {
+    expect(() => readPartnersFile(file({ purpose: 'fraud prevention' }))).toThrow(/purpose/);
+    expect(() => readPartnersFile(file({ purpose: '' }))).toThrow(/purpose/);
+  });
+});

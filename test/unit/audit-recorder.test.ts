@@ -1,0 +1,80 @@
+import { AuditRecorder, AuditUnavailableError } from '../../src/domain/audit-recorder';
+import { ConflictError, NotSubscriberError, UpstreamUnavailableError } from '../../src/domain/errors';
+import { AuditRecord } from '../../src/domain/ports/audit-trail';
+import { Partner } from '../../src/domain/ports/partners';
+
+const partner = (purpose?: string): Partner => ({
+  name: 'bank', apiKey: 'bank-key', secret: 's', operations: new Set(['kyc', 'sim_swap']), enabled: true, signature: 'md5',
+  ...(purpose ? { purpose } : {}),
+});
+
+function setup(failClosed = false) {
+  const records: AuditRecord[] = [];
+  let healthy = true;
+  const recorder = new AuditRecorder({
+    trail: { record: (r) => records.push(r), healthy: () => healthy }, clock: { nowMs: () => Date.UTC(2026, 10, 24) }, failClosed,
+  });
+  const subject = (p = partner('dpv:Registry'), purpose?: string) => ({
+    partner: p, operation: 'kyc', msisdn: '255712000001', txnId: 't1',
+    context: { interface: 'legacy' as const, correlator: 'c1', ...(purpose ? { purpose } : {}) },
+  });
+  return { records, recorder, subject, setHealthy: (v: boolean) => { healthy = v; } };
+}
+
+describe('AuditRecorder', () => {
+  it('records a success once with every field, the registry purpose when the credentials carry none', async () => {
+    const { records, recorder, subject } = setup();
+    await expect(recorder.track(subject(), async () => 'ok')).resolves.toBe('ok');
+    expect(records).toHaveLength(1);
+    const { id, ...rest } = records[0];
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([rest]).toEqual([{
+      timeMs: Date.UTC(2026, 10, 24), partner: 'bank', interface: 'legacy', operation: 'kyc',
+      msisdn: '255712000001', code: '00000', httpStatus: 200, txnId: 't1', correlator: 'c1', purpose: 'dpv:Registry', replayed: false,
+    }]);
+  });
+
+  it('a token purpose wins over the registry purpose; neither gives null', async () => {
+    const { records, recorder, subject } = setup();
+    await recorder.track(subject(partner('dpv:Registry'), 'dpv:FraudPreventionAndDetection'), async () => 1);
+    await recorder.track(subject(partner()), async () => 1);
+    expect(records.map((r) => r.purpose)).toEqual(['dpv:FraudPreventionAndDetection', null]);
+  });
+
+  it('records a failure with its own code and status, a replayed 404 as replayed, and rethrows it', async () => {
+    const { records, recorder, subject } = setup();
+    const replayed = new NotSubscriberError('msisdn is not a subscriber');
+    replayed.replayed = true;
+    for (const err of [new ConflictError('x'), replayed, new UpstreamUnavailableError('down'), new Error('bug')]) {
+      await expect(recorder.track(subject(), () => Promise.reject(err))).rejects.toBe(err);
+    }
+    expect(records.map((r) => [r.code, r.httpStatus, r.replayed])).toEqual([
+      ['11111', 409, false], ['11111', 404, true], ['9999', 503, false], ['9999', 500, false],
+    ]);
+  });
+
+  it('marks a replayed success', async () => {
+    const { records, recorder, subject } = setup();
+    await recorder.track(subject(), async () => ({ replayed: true }), (a) => a.replayed);
+    expect(records[0].replayed).toBe(true);
+  });
+
+  it('fail-closed: refuses with 503 before any work while the trail is unhealthy, and records nothing', async () => {
+    const { records, recorder, subject, setHealthy } = setup(true);
+    setHealthy(false);
+    const work = jest.fn(async () => 1);
+    await expect(recorder.track(subject(), work)).rejects.toBeInstanceOf(AuditUnavailableError);
+    expect(work).not.toHaveBeenCalled();
+    expect(records).toEqual([]);
+    setHealthy(true);
+    await recorder.track(subject(), work);
+    expect(records).toHaveLength(1);
+  });
+
+  it('fail-open (the default) serves while the trail is unhealthy: the record is spooled', async () => {
+    const { records, recorder, subject, setHealthy } = setup(false);
+    setHealthy(false);
+    await recorder.track(subject(), async () => 1);
+    expect(records).toHaveLength(1);
+  });
+});

@@ -1,0 +1,41 @@
+import { MissingIdentifierError, OutOfRangeError, ServiceNotApplicableError, UnnecessaryIdentifierError } from '../../src/domain/camara-errors';
+import {
+  BadRequestError, ConflictError, DomainError, ForbiddenError, NotSubscriberError, PayloadTooLargeError,
+  RateLimitedError, UnauthenticatedError, UpstreamUnavailableError,
+} from '../../src/domain/errors';
+import { camaraFailureOf } from '../../src/transport/camara/error-info';
+import { MethodNotAllowedError, RouteNotFoundError } from '../../src/transport/rest/http-errors';
+
+describe('CAMARA ErrorInfo mapping', () => {
+  it.each<[DomainError, number, string]>([
+    [new BadRequestError('bad'), 400, 'INVALID_ARGUMENT'],
+    [new PayloadTooLargeError('body larger than 8192 bytes'), 400, 'INVALID_ARGUMENT'],
+    [new OutOfRangeError('maxAge'), 400, 'OUT_OF_RANGE'],
+    [new UnauthenticatedError('expired'), 401, 'UNAUTHENTICATED'],
+    [new ForbiddenError('scope'), 403, 'PERMISSION_DENIED'],
+    [new NotSubscriberError('no'), 404, 'IDENTIFIER_NOT_FOUND'],
+    [new RouteNotFoundError('no route'), 404, 'NOT_FOUND'],
+    [new MethodNotAllowedError('POST'), 405, 'METHOD_NOT_ALLOWED'],
+    [new MissingIdentifierError('x'), 422, 'MISSING_IDENTIFIER'],
+    [new UnnecessaryIdentifierError('x'), 422, 'UNNECESSARY_IDENTIFIER'],
+    [new ServiceNotApplicableError('x'), 422, 'SERVICE_NOT_APPLICABLE'],
+    [new RateLimitedError('slow', 3), 429, 'TOO_MANY_REQUESTS'],
+    [new UpstreamUnavailableError('down', 10), 503, 'UNAVAILABLE'],
+    [new ConflictError('txn'), 500, 'INTERNAL'],
+  ])('%p → %i %s', (err, status, code) => {
+    const f = camaraFailureOf(err);
+    expect(f.info.status).toBe(status);
+    expect(f.info.code).toBe(code);
+    expect(f.info.message.length).toBeGreaterThan(0);
+  });
+
+  it('keeps Retry-After for 429 and 503', () => {
+    expect(camaraFailureOf(new RateLimitedError('slow', 3)).retryAfterS).toBe(3);
+    expect(camaraFailureOf(new UpstreamUnavailableError('down', 10)).retryAfterS).toBe(10);
+  });
+
+  it('shows an unknown failure as 500 INTERNAL with a fixed message, never its own text', () => {
+    const f = camaraFailureOf(new Error('secret stack detail at /srv/app.js:12'));
+    expect(f.info).toEqual({ status: 500, code: 'INTERNAL', message: expect.not.stringContaining('secret') as unknown });
+  });
+});

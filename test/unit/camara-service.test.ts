@@ -1,0 +1,199 @@
+import { MemoryStateStore } from '../../src/adapters/state/memory-state-store';
+import { MissingIdentifierError, OutOfRangeError, ServiceNotApplicableError, UnnecessaryIdentifierError } from '../../src/domain/camara-errors';
+import { AuditRecorder } from '../../src/domain/audit-recorder';
+import { CamaraService } from '../../src/domain/camara-service';
+import { AuditRecord } from '../../src/domain/ports/audit-trail';
+import { encodeHlr, encodeSim } from '../../src/domain/fact-codec';
+import { BadRequestError, ForbiddenError, NotSubscriberError, RateLimitedError } from '../../src/domain/errors';
+import { AccessGrant } from '../../src/domain/ports/access-tokens';
+import { noopMetrics } from '../../src/domain/ports/metrics';
+import { Partner } from '../../src/domain/ports/partners';
+import { HlrRecord, SimRecord } from '../../src/domain/ports/upstreams';
+import { VerificationService } from '../../src/domain/verification-service';
+import { createZonedCalendar } from '../../src/domain/zoned-date';
+
+const H = 3_600_000;
+const D = 24 * H;
+const NOW = Date.parse('2026-11-20T08:15:00Z');
+
+function table<T>(rows: Record<string, T>) {
+  const u = { calls: 0, rows, async lookup(m: string): Promise<T | null> { u.calls++; return u.rows[m] ?? null; } };
+  return u;
+}
+
+function setup(opts: { monitoredDays?: number; timeZone?: string; partner?: Partial<Partner> } = {}) {
+  const clock = { t: NOW, nowMs() { return this.t; } };
+  const hlr = table<HlrRecord>({
+    '255712000001': { status: 'active', paymentType: 'prepaid', activatedAtMs: NOW - 400 * D },
+    '255712000002': { status: 'terminated', paymentType: 'postpaid', activatedAtMs: NOW - 400 * D },
+    '255712000003': { status: 'suspended', paymentType: 'business', activatedAtMs: null },
+    '255712000004': { status: 'active', paymentType: 'postpaid', activatedAtMs: NOW - 2 * D },
+  });
+  const sim = table<SimRecord>({
+    '255712000001': { lastSimSwapAtMs: NOW - 3 * H, simActivatedAtMs: NOW - 3 * H },
+    '255712000002': { lastSimSwapAtMs: null, simActivatedAtMs: NOW - 400 * D },
+    '255712000003': { lastSimSwapAtMs: null, simActivatedAtMs: null },
+    '255712000004': { lastSimSwapAtMs: null, simActivatedAtMs: NOW - 2 * D },
+  });
+  const store = new MemoryStateStore({ clock, maxCacheEntries: 1000, maxTxnEntries: 1000 });
+  const verification = new VerificationService({
+    hlr, sim, store, clock, metrics: noopMetrics,
+    settings: { kycCacheTtlS: 300, kycStaleS: 3600, simSwapCacheTtlS: 30, negativeCacheTtlS: 60, simSwapMaxAgeHours: 240, txnTtlS: 86400, txnInFlightTtlS: 60 },
+  });
+  const settings = { plan: { countryCode: '255', nsnLength: 9 }, calendar: createZonedCalendar(opts.timeZone ?? 'UTC'), monitoredDays: opts.monitoredDays };
+  const records: AuditRecord[] = [];
+  const audit = new AuditRecorder({ trail: { record: (r) => { records.push(r); }, healthy: () => true }, clock, failClosed: false });
+  const service = new CamaraService({ verification, clock, settings, audit });
+  const partner: Partner = { name: 'bank', apiKey: 'k', secret: 's', operations: new Set(['kyc', 'sim_swap']), enabled: true, signature: 'md5', ...opts.partner };
+  const grant = (scopes: string[], phoneNumber?: string, purpose?: string): AccessGrant => ({ partner, scopes: new Set(scopes), ...(phoneNumber ? { phoneNumber } : {}), ...(purpose ? { purpose } : {}) });
+  return { clock, hlr, sim, store, service, grant, records };
+}
+
+const ALL = ['sim-swap', 'kyc-tenure:check-tenure'];
+/** The answer without the msisdn it names (checked once below). */
+const strip = <T extends { msisdn: string }>({ msisdn: _msisdn, ...rest }: T) => rest;
+
+describe('CAMARA retrieve-date', () => {
+  it('gives the latest swap, else the current SIM\'s activation, else null', async () => {
+    const { service, grant } = setup();
+    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' }, 'corr-1'))).toEqual({ latestSimChangeMs: NOW - 3 * H });
+    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1'))).toEqual({ latestSimChangeMs: NOW - 2 * D });
+    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000003' }, 'corr-1'))).toEqual({ latestSimChangeMs: null });
+  });
+
+  it('names the normalised msisdn it answered about', async () => {
+    const { service, grant } = setup();
+    expect((await service.retrieveDate(grant(ALL, '+255712000001'), {}, 'corr-1')).msisdn).toBe('255712000001');
+    expect((await service.check(grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1')).msisdn).toBe('255712000004');
+    expect((await service.checkTenure(grant(ALL), { phoneNumber: '+255712000003', tenureDate: '2020-01-01' }, 'corr-1')).msisdn).toBe('255712000003');
+  });
+
+  it('with a monitored period, a change older than it is null with monitoredPeriod', async () => {
+    const { service, grant } = setup({ monitoredDays: 1 });
+    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1'))).toEqual({ latestSimChangeMs: null, monitoredPeriodDays: 1 });
+    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' }, 'corr-1'))).toEqual({ latestSimChangeMs: NOW - 3 * H });
+  });
+
+  it('a terminated line or an unknown number is not found; another country is not applicable', async () => {
+    const { service, grant } = setup();
+    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712000002' }, 'corr-1')).rejects.toBeInstanceOf(NotSubscriberError);
+    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712999999' }, 'corr-1')).rejects.toBeInstanceOf(NotSubscriberError);
+    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+25571200000' }, 'corr-1')).rejects.toBeInstanceOf(NotSubscriberError);
+    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+254712000001' }, 'corr-1')).rejects.toBeInstanceOf(ServiceNotApplicableError);
+  });
+
+  it('takes the number from a three-legged token, never from both', async () => {
+    const { service, grant } = setup();
+    expect(strip(await service.retrieveDate(grant(ALL, '+255712000001'), {}, 'corr-1'))).toEqual({ latestSimChangeMs: NOW - 3 * H });
+    await expect(service.retrieveDate(grant(ALL, '+255712000001'), { phoneNumber: '+255712000001' }, 'corr-1')).rejects.toBeInstanceOf(UnnecessaryIdentifierError);
+    await expect(service.retrieveDate(grant(ALL), {}, 'corr-1')).rejects.toBeInstanceOf(MissingIdentifierError);
+  });
+
+  it('refuses a token without a SIM-swap scope, and a partner without sim_swap', async () => {
+    await expect(setup().service.retrieveDate(setup().grant(['sim-swap:check']), { phoneNumber: '+255712000001' }, 'corr-1')).rejects.toBeInstanceOf(ForbiddenError);
+    const s = setup({ partner: { operations: new Set(['kyc']) } });
+    await expect(s.service.retrieveDate(s.grant(['sim-swap:retrieve-date']), { phoneNumber: '+255712000001' }, 'corr-1')).rejects.toBeInstanceOf(ForbiddenError);
+  });
+
+  it('shares the cache with the legacy operations, and refetches an entry cached before the tenure fields', async () => {
+    const { service, grant, hlr, sim, store } = setup();
+    await store.cache.set('kyc:255712000004', { value: encodeHlr({ status: 'active', paymentType: 'postpaid' }), storedAtMs: NOW }, 300, null);
+    await store.cache.set('sim:255712000004', { value: encodeSim({ lastSimSwapAtMs: null }), storedAtMs: NOW }, 30, null);
+    expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1'))).toEqual({ latestSimChangeMs: NOW - 2 * D });
+    expect([hlr.calls, sim.calls]).toEqual([1, 1]);
+    await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1');
+    expect([hlr.calls, sim.calls]).toEqual([1, 1]);
+  });
+
+  it('is rate limited like the legacy operations', async () => {
+    const { service, grant } = setup({ partner: { rateLimit: { perSecond: 1, burst: 1 } } });
+    await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' }, 'corr-1');
+    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' }, 'corr-1')).rejects.toBeInstanceOf(RateLimitedError);
+  });
+});
+
+describe('CAMARA check', () => {
+  it('swapped is true exactly when the latest change lies within maxAge (default 240 h); a new line counts', async () => {
+    const { service, grant } = setup();
+    const check = (phoneNumber: string, maxAge?: number) => service.check(grant(ALL), maxAge === undefined ? { phoneNumber } : { phoneNumber, maxAge }, 'corr-1');
+    expect(strip(await check('+255712000001'))).toEqual({ swapped: true });
+    expect(strip(await check('+255712000001', 3))).toEqual({ swapped: true });
+    expect(strip(await check('+255712000001', 2))).toEqual({ swapped: false });
+    expect(strip(await check('+255712000004'))).toEqual({ swapped: true });
+    expect(strip(await check('+255712000004', 47))).toEqual({ swapped: false });
+    expect(strip(await check('+255712000003', 2400))).toEqual({ swapped: false });
+  });
+
+  it('maxAge of a wrong type is INVALID_ARGUMENT, outside 1–2400 or the monitored period OUT_OF_RANGE', async () => {
+    const { service, grant } = setup();
+    for (const maxAge of ['24', 1.5, null, true]) await expect(service.check(grant(ALL), { phoneNumber: '+255712000001', maxAge }, 'corr-1')).rejects.toBeInstanceOf(BadRequestError);
+    for (const maxAge of [0, -1, 2401, 100000]) await expect(service.check(grant(ALL), { phoneNumber: '+255712000001', maxAge }, 'corr-1')).rejects.toBeInstanceOf(OutOfRangeError);
+    const m = setup({ monitoredDays: 5 });
+    await expect(m.service.check(m.grant(ALL), { phoneNumber: '+255712000001', maxAge: 121 }, 'corr-1')).rejects.toThrow(/5 days/);
+    expect(strip(await m.service.check(m.grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1'))).toEqual({ swapped: true });
+  });
+});
+
+describe('CAMARA check-tenure', () => {
+  it('true when the tenure began on or before the start of tenureDate; false when later or unknown', async () => {
+    const { service, grant } = setup();
+    const tenure = (phoneNumber: string, tenureDate: string) => service.checkTenure(grant(ALL), { phoneNumber, tenureDate }, 'corr-1');
+    // Activated 2025-10-16T08:15Z: that day had begun; the next one had not.
+    expect(strip(await tenure('+255712000001', '2025-10-17'))).toEqual({ tenureDateCheck: true, contractType: 'PAYG' });
+    expect(strip(await tenure('+255712000001', '2025-10-16'))).toEqual({ tenureDateCheck: false, contractType: 'PAYG' });
+    expect(strip(await tenure('+255712000004', '2026-11-20'))).toEqual({ tenureDateCheck: true, contractType: 'PAYM' });
+    expect(strip(await tenure('+255712000003', '2000-01-01'))).toEqual({ tenureDateCheck: false, contractType: 'Business' });
+  });
+
+  it('compares with the start of tenureDate in TIMEZONE', async () => {
+    // Activated 2025-10-16T08:15Z = 22:15 on the 15th in Honolulu (-10:00), where the 16th begins at 10:00Z.
+    const hnl = setup({ timeZone: 'Pacific/Honolulu' });
+    expect(strip(await hnl.service.checkTenure(hnl.grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2025-10-16' }, 'corr-1'))).toMatchObject({ tenureDateCheck: true });
+    expect(strip(await hnl.service.checkTenure(hnl.grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2025-10-17' }, 'corr-1'))).toMatchObject({ tenureDateCheck: true });
+    const utc = setup();
+    expect(strip(await utc.service.checkTenure(utc.grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2025-10-16' }, 'corr-1'))).toMatchObject({ tenureDateCheck: false });
+  });
+
+  it('tenureDate is required, a real full-date, not in the future (in TIMEZONE)', async () => {
+    const { service, grant } = setup();
+    for (const body of [{}, { tenureDate: '2025-02-30' }, { tenureDate: '2025-1-01' }, { tenureDate: 20250101 }, { tenureDate: '2025-01-01T00:00:00Z' }]) {
+      await expect(service.checkTenure(grant(ALL), { phoneNumber: '+255712000001', ...body }, 'corr-1')).rejects.toBeInstanceOf(BadRequestError);
+    }
+    await expect(service.checkTenure(grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2026-11-21' }, 'corr-1')).rejects.toBeInstanceOf(OutOfRangeError);
+    const kiritimati = setup({ timeZone: 'Pacific/Kiritimati' }); // +14:00: already 2026-11-20 22:15 there
+    expect(strip(await kiritimati.service.checkTenure(kiritimati.grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2026-11-20' }, 'corr-1'))).toMatchObject({ tenureDateCheck: true });
+    await expect(setup().service.checkTenure(grant(['sim-swap']), { phoneNumber: '+255712000001', tenureDate: '2020-01-01' }, 'corr-1')).rejects.toBeInstanceOf(ForbiddenError);
+  });
+});
+
+describe('zoned calendar', () => {
+  it.each<[string, string, string]>([
+    ['UTC', '2026-03-29', '2026-03-29T00:00:00.000Z'],
+    ['Africa/Dar_es_Salaam', '2026-01-01', '2025-12-31T21:00:00.000Z'],
+    ['Europe/Berlin', '2026-03-29', '2026-03-28T23:00:00.000Z'],
+    ['Europe/Berlin', '2026-03-30', '2026-03-29T22:00:00.000Z'],
+    ['America/Santiago', '2026-09-06', '2026-09-06T04:00:00.000Z'],
+  ])('in %s, %s starts at %s', (tz, date, iso) => {
+    expect(new Date(createZonedCalendar(tz).startOfDayMs(date)).toISOString()).toBe(iso);
+  });
+});
+
+describe('CAMARA audit records (CONTRACT §9)', () => {
+  it('records each answered verification once, as interface camara, with the token purpose and the normalised number', async () => {
+    const { service, grant, records } = setup();
+    await service.check(grant(ALL, undefined, 'dpv:FraudPreventionAndDetection'), { phoneNumber: '+255712000001' }, 'corr-1');
+    await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712999999' }, 'corr-2')).rejects.toBeInstanceOf(NotSubscriberError);
+    expect(records.map((r) => ({ i: r.interface, op: r.operation, m: r.msisdn, code: r.code, status: r.httpStatus, purpose: r.purpose, c: r.correlator })))
+      .toEqual([
+        { i: 'camara', op: 'check', m: '255712000001', code: '00000', status: 200, purpose: 'dpv:FraudPreventionAndDetection', c: 'corr-1' },
+        { i: 'camara', op: 'retrieve-date', m: '255712999999', code: '11111', status: 404, purpose: null, c: 'corr-2' },
+      ]);
+  });
+
+  it('records nothing for a request that names no number of ours (422) or lacks the scope (403 before the number)', async () => {
+    const { service, grant, records } = setup();
+    await expect(service.check(grant(ALL), { phoneNumber: '+4412345678' }, 'c')).rejects.toBeInstanceOf(ServiceNotApplicableError);
+    await expect(service.check(grant(['kyc-tenure:check-tenure']), { phoneNumber: '+255712000001' }, 'c')).rejects.toBeInstanceOf(ForbiddenError);
+    expect(records).toEqual([]);
+  });
+});

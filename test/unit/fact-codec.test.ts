@@ -1,0 +1,38 @@
+import { decodeHlr, decodeSim, encodeHlr, encodeSim } from '../../src/domain/fact-codec';
+import { HlrRecord, SimRecord } from '../../src/domain/ports/upstreams';
+
+describe('cache codec for upstream facts', () => {
+  it.each<HlrRecord | null>([
+    null,
+    { status: 'active', paymentType: 'prepaid', activatedAtMs: 1_600_000_000_000 },
+    { status: 'terminated', paymentType: 'business', activatedAtMs: null },
+    { status: 'suspended', paymentType: 'postpaid', activatedAtMs: -86_400_000 },
+  ])('round-trips the HLR record %p', (rec) => {
+    expect(decodeHlr(encodeHlr(rec))).toEqual(rec);
+  });
+
+  it.each<SimRecord | null>([
+    null,
+    { lastSimSwapAtMs: null, simActivatedAtMs: null },
+    { lastSimSwapAtMs: 1_700_000_000_000, simActivatedAtMs: 1_700_000_000_000 },
+    { lastSimSwapAtMs: null, simActivatedAtMs: 1_500_000_000_000 },
+  ])('round-trips the SIM record %p', (rec) => {
+    expect(decodeSim(encodeSim(rec))).toEqual(rec);
+  });
+
+  it('still decodes entries cached before the tenure fields existed, without them (so CAMARA refetches)', () => {
+    expect(decodeHlr('active/prepaid')).toEqual({ status: 'active', paymentType: 'prepaid' });
+    expect(decodeHlr('active/prepaid')).not.toHaveProperty('activatedAtMs');
+    expect(decodeSim('n')).toEqual({ lastSimSwapAtMs: null });
+    expect(decodeSim('1700000000000')).toEqual({ lastSimSwapAtMs: 1_700_000_000_000 });
+    expect(decodeSim('1700000000000')).not.toHaveProperty('simActivatedAtMs');
+  });
+
+  it.each(['', 'active', 'active/credit', 'active/prepaid/x', 'active/prepaid/1/2', 'ACTIVE/prepaid/n'])('treats the HLR value %p as a miss', (v) => {
+    expect(decodeHlr(v)).toBeUndefined();
+  });
+
+  it.each(['', 'x', 'n/x', 'n/n/n', '1.5', 'yesterday/n'])('treats the SIM value %p as a miss', (v) => {
+    expect(decodeSim(v)).toBeUndefined();
+  });
+});
