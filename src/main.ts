@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config/config';
 import { demoCurlCommands } from './demo-commands';
+import { demoCamaraCommands, demoTokenCommand } from './demo-token-command';
 import { createLogger } from './observability/logger';
 import { requireSupportedNode } from './runtime-check';
 import { startServer } from './server';
@@ -25,6 +26,10 @@ async function main(): Promise<void> {
   if (demo) {
     process.stdout.write(`\nverify-customer is up on ${running.url} (demo partners, simulator fixture).\nTry, in another shell:\n\n`);
     for (const cmd of demoCurlCommands(running.url, demo)) process.stdout.write(`${cmd}\n\n`);
+    if (running.oauthIssuer) {
+      process.stdout.write('CAMARA: an access token from the built-in issuer, then calls that use it:\n\n');
+      for (const cmd of [demoTokenCommand(running.url, demo), ...demoCamaraCommands(running.url, demo)]) process.stdout.write(`${cmd}\n\n`);
+    }
   }
 
   process.on('SIGHUP', () => {

@@ -1,19 +1,40 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { demoTokenCommand } from '../../src/demo-token-command';
 import { Harness, startHarness } from '../support/harness';
+import { startServiceProcess } from '../support/service-process';
+import { demoCamaraCommands, demoTokenCommand } from '../../src/demo-token-command';
 
-describe('the start-up token command', () => {
+const sh = async (script: string) => (await promisify(execFile)('bash', ['-c', script], { encoding: 'utf8', timeout: 15_000 })).stdout;
+
+describe('the start-up banner\'s CAMARA commands', () => {
   let h: Harness;
   beforeAll(async () => { h = await startHarness(); });
   afterAll(() => h.close());
 
-  it('pasted into a shell, leaves a token the service accepts in $TOKEN', async () => {
+  it('pasted into one shell: a token in $TOKEN, then CAMARA answers that use it', async () => {
     const partner = h.server.partners.find('demo-key')!;
     // Asynchronously: the server answering curl runs in this process.
-    const { stdout: out } = await promisify(execFile)('bash', ['-c', `${demoTokenCommand(h.url, partner)}; echo "[$TOKEN]"`], { encoding: 'utf8', timeout: 10_000 });
-    const token = /\[([^\]]*)\]/.exec(out)?.[1] ?? '';
-    const grant = await h.server.accessTokens.verify(token);
-    expect(grant.partner.apiKey).toBe('demo-key');
+    const out = await sh([demoTokenCommand(h.url, partner), ...demoCamaraCommands(h.url, partner)].join('\n'));
+    const [token, check, tenure] = out.trim().split('\n');
+    await expect(h.server.accessTokens.verify(token ?? '')).resolves.toMatchObject({ partner: { apiKey: 'demo-key' } });
+    expect(JSON.parse(check ?? '')).toEqual({ swapped: true });
+    expect(JSON.parse(tenure ?? '')).toEqual({ tenureDateCheck: true, contractType: 'PAYG' });
+  });
+
+  it('npm start prints them for the demo registry, and they work against that process', async () => {
+    const svc = await startServiceProcess({});
+    try {
+      const deadline = Date.now() + 5000;
+      while (!svc.output().includes('check-tenure') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      const lines = svc.output().split('\n');
+      const script = [lines.find((l) => l.startsWith('TOKEN=')), ...lines.filter((l) => l.includes('Bearer $TOKEN'))];
+      expect(script).toHaveLength(3);
+      const [, check, tenure] = (await sh(script.join('\n'))).trim().split('\n');
+      expect(JSON.parse(check ?? '')).toEqual({ swapped: true });
+      expect(JSON.parse(tenure ?? '')).toMatchObject({ tenureDateCheck: true });
+    } finally {
+      svc.proc.kill('SIGTERM');
+      await svc.exited;
+    }
   });
 });
