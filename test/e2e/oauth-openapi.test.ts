@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { load } from 'js-yaml';
+import { CamaraHarness, startCamaraHarness } from '../support/camara-harness';
 import { Harness, startHarness } from '../support/harness';
+import { OpenApiSpec } from '../support/openapi-validator';
 import { requestToken } from '../support/oauth';
 import { DEMO } from '../support/signing';
 
@@ -50,5 +52,37 @@ describe('docs/openapi-camara.yaml', () => {
     const doc = load(readFileSync(FILE, 'utf8')) as { components: { securitySchemes: { accessToken: { flows: { clientCredentials: { scopes: object } } } } } };
     const meta = await (await fetch(`${h.url}/.well-known/oauth-authorization-server`)).json() as { scopes_supported: string[] };
     expect(Object.keys(doc.components.securitySchemes.accessToken.flows.clientCredentials.scopes).sort()).toEqual([...meta.scopes_supported].sort());
+  });
+});
+
+/** The CAMARA operations as our own document describes them: every answer must match it too. */
+describe('docs/openapi-camara.yaml against the CAMARA routes', () => {
+  let c: CamaraHarness;
+  const spec = OpenApiSpec.load(FILE);
+  beforeAll(async () => { c = await startCamaraHarness(); });
+  afterAll(() => c.close());
+
+  const cases: Array<[string, string, unknown, { token?: string | null }, number]> = [
+    ['retrieve-date', '/sim-swap/v2/retrieve-date', { phoneNumber: '+255712000006' }, {}, 200],
+    ['check', '/sim-swap/v2/check', { phoneNumber: '+255712000006', maxAge: 240 }, {}, 200],
+    ['check-tenure', '/kyc-tenure/v0.2/check-tenure', { phoneNumber: '+255712000001', tenureDate: '2024-01-01' }, {}, 200],
+    ['check without a token', '/sim-swap/v2/check', { phoneNumber: '+255712000006' }, { token: null }, 401],
+    ['check with a bad token', '/sim-swap/v2/check', { phoneNumber: '+255712000006' }, { token: 'a.b.c' }, 401],
+    ['check with maxAge out of range', '/sim-swap/v2/check', { phoneNumber: '+255712000006', maxAge: 2401 }, {}, 400],
+    ['check without a number', '/sim-swap/v2/check', {}, {}, 422],
+    ['retrieve-date for a stranger', '/sim-swap/v2/retrieve-date', { phoneNumber: '+255799999999' }, {}, 404],
+    ['tenure in the future', '/kyc-tenure/v0.2/check-tenure', { phoneNumber: '+255712000001', tenureDate: '2999-01-01' }, {}, 400],
+  ];
+  it.each(cases)('%s: the answer is one our document describes', async (_name, path, body, opts, status) => {
+    const r = await c.call(path, body, opts);
+    expect(r.status).toBe(status);
+    spec.assertResponse('post', path, r.status, r.headers, r.body, r.text);
+  });
+
+  it('a token without the operation\'s scope: 403 as described', async () => {
+    const token = await c.tokens.twoLegged({ scope: 'kyc-tenure:check-tenure' });
+    const r = await c.call('/sim-swap/v2/check', { phoneNumber: '+255712000006' }, { token });
+    expect(r.status).toBe(403);
+    spec.assertResponse('post', '/sim-swap/v2/check', r.status, r.headers, r.body, r.text);
   });
 });
