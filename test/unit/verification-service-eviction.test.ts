@@ -56,8 +56,8 @@ describe('a SIM swap event while a lookup of the number is in flight (issue 11.1
 
     await sim.release(0);
     await sim.release(1);
-    expect(await before).toEqual({ msisdn: MSISDN, simSwapped: false });
-    expect(await after).toEqual({ msisdn: MSISDN, simSwapped: true, simSwappedAtMs: NOW - 60_000 });
+    expect(await before).toEqual({ msisdn: MSISDN, simSwapped: false, latestSimChangeMs: null });
+    expect(await after).toEqual({ msisdn: MSISDN, simSwapped: true, simSwappedAtMs: NOW - 60_000, latestSimChangeMs: NOW - 60_000 });
   });
 
   it('the earlier lookup does not write its pre-swap answer into the cache, whichever lookup finishes last', async () => {
@@ -100,7 +100,7 @@ describe('a SIM swap event while a lookup of the number is in flight (issue 11.1
     await settle();
     expect(sim.calls).toBe(1);
     await sim.release(0);
-    expect(await Promise.all(answers)).toEqual(Array(3).fill({ msisdn: MSISDN, simSwapped: false }));
+    expect(await Promise.all(answers)).toEqual(Array(3).fill({ msisdn: MSISDN, simSwapped: false, latestSimChangeMs: null }));
   });
 
   it('KYC alike: no joining the earlier HLR lookup, and no pre-swap answer written back', async () => {

@@ -102,10 +102,11 @@ describe('VerificationService caching (CONTRACT §5)', () => {
   it('computes the window from the swap instant: first activation (null) is no swap', async () => {
     const { service, clock } = setup();
     const r = await service.simSwap('raw', '255712000001', 1);
-    expect(r).toEqual({ msisdn: 'raw', simSwapped: true, simSwappedAtMs: clock.t - 3_600_000 });
+    const swappedAt = clock.t - 3_600_000;
+    expect(r).toEqual({ msisdn: 'raw', simSwapped: true, simSwappedAtMs: swappedAt, latestSimChangeMs: swappedAt });
     clock.t += 1;
-    // still cached (30 s), but now 1 ms outside a 1-hour window
-    expect(await service.simSwap('raw', '255712000001', 1)).toEqual({ msisdn: 'raw', simSwapped: false });
+    // still cached (30 s), but now 1 ms outside a 1-hour window; the swap is still the latest SIM change
+    expect(await service.simSwap('raw', '255712000001', 1)).toEqual({ msisdn: 'raw', simSwapped: false, latestSimChangeMs: swappedAt });
   });
 });
 
@@ -122,7 +123,7 @@ describe('VerificationService txn_id handling when the store fails', () => {
     });
     const partner = { name: 'p', apiKey: 'k', secret: 's', operations: new Set(['kyc'] as const), enabled: true, signature: 'md5' as const };
     const answer = await service.verify(partner, { operation: 'kyc', msisdnRaw: 'x', msisdn: '255712000001', txnId: 'abc' });
-    expect(answer.result).toEqual({ operation: 'kyc', kyc: { msisdn: 'x', isValid: true, isActive: true, isPrepaid: true } });
+    expect(answer.result).toEqual({ operation: 'kyc', kyc: { msisdn: 'x', isValid: true, isActive: true, isPrepaid: true, tenureSinceMs: null, paymentType: 'prepaid' } });
     expect(errors).toEqual([new Error('store gone')]);
   });
 });
