@@ -34,7 +34,7 @@ export type Resolvers = {
 async function single(deps: ResolverDeps, ctx: GraphqlContext, input: VerificationInput,
   viaLoader: () => Promise<VerificationResult>): Promise<VerificationResult> {
   if (input.txnId === undefined) {
-    await deps.service.admit(ctx.partner, input.operation);
+    await deps.service.admit(ctx.partner, [input.operation]);
     return viaLoader();
   }
   const answer = await deps.service.verify(ctx.partner, input);
