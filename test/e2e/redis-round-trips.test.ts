@@ -23,17 +23,19 @@ jest.setTimeout(30_000);
 const DELAY_MS = 150;
 const redisPorts = new Set<number>();
 let delaying = false;
-const originalWrite = Socket.prototype.write;
+type Write = (this: Socket, ...args: unknown[]) => boolean;
+const originalWrite = Reflect.get(Socket.prototype, 'write') as Write;
 
 beforeAll(() => {
-  Socket.prototype.write = function delayedWrite(this: Socket, ...args: Parameters<Socket['write']>): boolean {
+  const delayedWrite: Write = function delayedWrite(this: Socket, ...args: unknown[]): boolean {
     if (!delaying || !redisPorts.has(this.remotePort ?? -1)) return originalWrite.apply(this, args);
     setTimeout(() => originalWrite.apply(this, args), DELAY_MS);
     return true;
-  } as Socket['write'];
+  };
+  Reflect.set(Socket.prototype, 'write', delayedWrite);
 });
 afterAll(() => {
-  Socket.prototype.write = originalWrite;
+  Reflect.set(Socket.prototype, 'write', originalWrite);
 });
 
 const partner: Partner = {
