@@ -134,14 +134,42 @@ describe('verifyCustomers', () => {
   });
 });
 
+const KYC_BATCH = `query($m: [String!]!) { verifyCustomers(msisdns: $m) { msisdn kyc { isValid } error { code desc } } }`;
+
 describe('verifyCustomers under a partner rate limit', () => {
   let h: Harness;
   const TIGHT = { apiKey: 'tight-key', secret: 'tight-secret' };
+  const SMALL = { apiKey: 'small-key', secret: 'small-secret' };
+  const HALVES = { apiKey: 'halves-key', secret: 'halves-secret' };
   beforeAll(async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'vc-gql-')), 'partners.json');
-    writeFileSync(file, JSON.stringify({ partners: [{ name: 'tight', ...TIGHT, operations: ['kyc', 'sim_swap'], enabled: true,
-      rateLimit: { perSecond: 0.01, burst: 25 } }] }));
+    const partner = (name: string, creds: { apiKey: string; secret: string }, burst: number) =>
+      ({ name, ...creds, operations: ['kyc', 'sim_swap'], enabled: true, rateLimit: { perSecond: 0.01, burst } });
+    writeFileSync(file, JSON.stringify({ partners: [partner('tight', TIGHT, 25), partner('small', SMALL, 5), partner('halves', HALVES, 10)] }));
     h = await startHarness({ env: { PARTNERS_FILE: file } });
+  });
+
+  it('refuses a batch that costs more than the burst, naming the burst, even with a full bucket', async () => {
+    // Issue 11 item 2: the cost was capped at the burst, so 10 numbers went through for 5 tokens.
+    const r = await gql(h, KYC_BATCH, { m: numbers(10) }, signedQuery(SMALL));
+    expect(r.body.data).toBeNull();
+    expect(r.body.errors[0].extensions.code).toBe('11111');
+    expect(r.body.errors[0].extensions.desc).toMatch(/^Error Process: .*10 rate-limit tokens.*burst of 5$/);
+    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+    // The refusal took nothing: a batch the burst covers still goes through.
+    const ok = await gql(h, KYC_BATCH, { m: numbers(5) }, signedQuery(SMALL));
+    expect(ok.body.data.verifyCustomers).toHaveLength(5);
+  });
+
+  it('keeps the KYC half\'s tokens when the SIM-swap half of a batch is refused', async () => {
+    const first = await gql(h, BATCH, { m: numbers(3) }, signedQuery(HALVES)); // 6 of 10 tokens
+    expect(first.body.data.verifyCustomers).toHaveLength(3);
+    const refused = await gql(h, BATCH, { m: numbers(3, 10) }, signedQuery(HALVES)); // 6 more: refused whole
+    expect(refused.body.errors[0].extensions).toEqual({ code: '11111', desc: 'Error Process: rate limit exceeded' });
+    // The 4 tokens left are all still there.
+    const kycOnly = await gql(h, KYC_BATCH, { m: numbers(4, 20) }, signedQuery(HALVES));
+    expect(kycOnly.body.errors).toBeUndefined();
+    expect(kycOnly.body.data.verifyCustomers).toHaveLength(4);
   });
   afterAll(() => h.close());
 
