@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { parseBenchArgs } from './bench-args';
+import { argsOrExit } from './bench-args';
 import { summariseProfiles } from './profile-summary';
 import { pinPlacement } from './processes';
 import { PhaseOutcome, runPhases } from './phases';
@@ -19,7 +19,11 @@ import { repoRoot } from '../src/repo-paths';
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 
 async function main(): Promise<void> {
-  const args = parseBenchArgs(process.argv.slice(2));
+  const args = argsOrExit(process.argv.slice(2), {
+    err: (text) => process.stderr.write(text),
+    out: (text) => process.stdout.write(text),
+    exit: (code) => process.exit(code),
+  });
   const root = repoRoot();
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const resultsDir = join(root, 'bench', 'results');

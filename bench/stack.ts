@@ -38,11 +38,15 @@ export async function startStack(root: string, placement: Placement): Promise<St
     PATH: process.env.PATH, SIMULATOR_PORT: '0', SIMULATOR_HOST: '127.0.0.1', SIMULATOR_SYNTHETIC: 'true',
   });
   const m = await waitForLine(simulator, /HLR_URL=(\S+)\/hlr SIM_URL=/);
-  // A partner of the bench's own, without a rate limit, with a secret nobody else knows.
+  // A partner of the bench's own, with a secret nobody else knows and, like a real partner, a
+  // rate limit (so S1 pays for it: one script charges it and claims the txn_id), too high to refuse.
   const creds = { apiKey: 'bench-key', secret: randomBytes(16).toString('hex') };
   const partnersFile = join(mkdtempSync(join(tmpdir(), 'vc-bench-')), 'partners.json');
   writeFileSync(partnersFile, JSON.stringify({
-    partners: [{ name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap'], enabled: true }],
+    partners: [{
+      name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap'], enabled: true,
+      rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
+    }],
   }));
   return { root, placement, redis, simulator, simulatorUrl: m[1] as string, partnersFile, creds };
 }
