@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     '',
     `Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${placement.note}.`,
     `Load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}; state store: ${storeMode ?? '-'}.`,
-    `Each scenario: ${args.warmupS} s warm-up, ${args.durationS} s measured (B0 B1 B2 S1 S5 S6 in ${args.rounds} interleaved rounds, median shown); fresh txn_id per request.`,
+    `Each scenario: ${args.warmupS} s warm-up, ${args.durationS} s measured (${interleavedIds(results)} in ${args.rounds} interleaved rounds, median shown); fresh txn_id per request.`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   const file = join(resultsDir, `bench-${stamp}.json`);
@@ -67,6 +67,10 @@ async function main(): Promise<void> {
   }, null, 2)}\n`);
   process.stdout.write(`\nresults: ${file}\n`);
   if (cpuProfDir) process.stdout.write(`\n${summariseProfiles(cpuProfDir)}\n`);
+}
+
+function interleavedIds(results: { id: string }[]): string {
+  return SCENARIOS.filter((s) => s.interleaved && results.some((r) => r.id === s.id)).map((s) => s.id).join(' ');
 }
 
 main().catch((err: unknown) => {
