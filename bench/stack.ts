@@ -1,6 +1,6 @@
 import { ChildProcess, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +76,20 @@ export async function setUpstreamLatency(stack: Stack, system: 'hlr' | 'sim', la
   if (!res.ok) throw new Error(`simulator refused the fault (${res.status})`);
 }
 
+/**
+ * The Node/V8 flags the service runs with in production: those of `npm start`
+ * (package.json), so the bench measures what is deployed. BENCH_NODE_FLAGS replaces them
+ * for an experiment (e.g. BENCH_NODE_FLAGS="--max-semi-space-size=16").
+ */
+export function serviceNodeFlags(root: string): string[] {
+  const override = process.env.BENCH_NODE_FLAGS;
+  if (override !== undefined) return override.split(/\s+/).filter(Boolean);
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  const m = /^node\s+(.*?)\s*dist\/src\/main\.js$/.exec(pkg.scripts?.start ?? '');
+  if (!m) throw new Error('package.json scripts.start is not "node [flags] dist/src/main.js": the bench cannot tell how the service runs');
+  return (m[1] ?? '').split(/\s+/).filter(Boolean);
+}
+
 /** Starts the server under test on its own port: the service (production mode) or a baseline. */
 export async function startTarget(stack: Stack, target: Target, opts: { cpuProfDir?: string } = {}): Promise<RunningTarget> {
   const port = await freePort();
@@ -96,7 +110,9 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
       break;
     case 'service': {
       const prof = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
-      proc = spawnServer(stack.placement, [...prof, join(stack.root, 'dist/src/main.js')], {
+      // BENCH_SERVICE_ROOT: another checkout's build, for a paired before/after run against the same baselines.
+      const serviceRoot = process.env.BENCH_SERVICE_ROOT ?? stack.root;
+      proc = spawnServer(stack.placement, [...serviceNodeFlags(stack.root), ...prof, join(serviceRoot, 'dist/src/main.js')], {
         ...base,
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
