@@ -108,11 +108,17 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
       proc = spawnServer(stack.placement, [join(stack.root, 'dist/bench/bench/baselines/b2-express-cache-hit.js')], { ...base, REDIS_URL: stack.redis.url });
       await waitForLine(proc, /^listening/);
       break;
-    case 'service': {
+    case 'service':
+    case 'alt': {
       const prof = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
-      // BENCH_SERVICE_ROOT: another checkout's build, for a paired before/after run against the same baselines.
-      const serviceRoot = process.env.BENCH_SERVICE_ROOT ?? stack.root;
-      proc = spawnServer(stack.placement, [...serviceNodeFlags(stack.root), ...prof, join(serviceRoot, 'dist/src/main.js')], {
+      // BENCH_SERVICE_ROOT: another checkout's build, for a before/after run against the same baselines.
+      // 'alt' (scenario S1alt) is a second service beside the first, for paired A/B rounds:
+      // BENCH_ALT_ROOT (another build) and/or BENCH_ALT_NODE_FLAGS (other V8 settings).
+      const alt = target === 'alt';
+      const serviceRoot = (alt ? process.env.BENCH_ALT_ROOT : undefined) ?? process.env.BENCH_SERVICE_ROOT ?? stack.root;
+      const flags = alt && process.env.BENCH_ALT_NODE_FLAGS !== undefined
+        ? process.env.BENCH_ALT_NODE_FLAGS.split(/\s+/).filter(Boolean) : serviceNodeFlags(stack.root);
+      proc = spawnServer(stack.placement, [...flags, ...prof, join(serviceRoot, 'dist/src/main.js')], {
         ...base,
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
@@ -137,7 +143,7 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
   }
   const url = `http://127.0.0.1:${port}`;
   const running: RunningTarget = { target, url, pid: proc.pid as number, stop: () => stopProcess(proc) };
-  if (target === 'service') {
+  if (target === 'service' || target === 'alt') {
     await waitForHttp(`${url}/readyz`);
     running.storeMode = await waitForStore(url, 'redis', 15_000);
   }
