@@ -17,6 +17,20 @@ function logResult(r: ScenarioResult): void {
   log(`${r.id}: ${r.rps.toFixed(0)} req/s${rounds}, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, errors ${r.errors}, unexpected ${r.unexpected}, peak RSS ${r.peakRssMb.toFixed(0)} MB`);
 }
 
+/** S1alt against S1, round by round (each pair ran back to back): the median of the ratios. */
+function logPaired(rounds: Map<string, ScenarioResult[]>): void {
+  const a = rounds.get('S1');
+  const b = rounds.get('S1alt');
+  if (!a || !b) return;
+  const ratios = a.map((r, i) => (b[i]?.rps ?? NaN) / r.rps).filter(Number.isFinite).sort((x, y) => x - y);
+  const cpu = a.map((r, i) => {
+    const other = b[i];
+    return other && r.serverCpuPct > 0 && other.serverCpuPct > 0 ? (other.rps / other.serverCpuPct) / (r.rps / r.serverCpuPct) : NaN;
+  }).filter(Number.isFinite).sort((x, y) => x - y);
+  const median = (xs: number[]) => xs[Math.floor(xs.length / 2)] ?? NaN;
+  log(`paired S1alt / S1: req/s ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(2)).join(' ')}); req per server CPU-s ${median(cpu).toFixed(3)} (rounds ${cpu.map((x) => x.toFixed(2)).join(' ')})`);
+}
+
 /**
  * Every server under test runs for the whole bench (an idle one costs nothing), so the runs
  * can be interleaved:
@@ -25,13 +39,13 @@ function logResult(r: ScenarioResult): void {
  * 3. the soak, on a fresh service process, so its RSS is S1's alone.
  */
 export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: string): Promise<PhaseOutcome> {
-  const wanted = SCENARIOS.filter((s) => args.only === undefined || args.only.has(s.id));
+  const wanted = SCENARIOS.filter((s) => (args.only === undefined ? s.target !== 'alt' : args.only.has(s.id)));
   const needed = new Set<Target>(wanted.map((s) => s.target));
   if (args.soak) needed.add('service');
   const running = new Map<Target, RunningTarget>();
   const out: PhaseOutcome = { results: [] };
   try {
-    for (const target of ['service', 'b0', 'b1', 'b2'] as Target[]) {
+    for (const target of ['service', 'alt', 'b0', 'b1', 'b2'] as Target[]) {
       if (!needed.has(target)) continue;
       const t = await startTarget(stack, target, target === 'service' && cpuProfDir ? { cpuProfDir } : {});
       running.set(target, t);
@@ -61,6 +75,7 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       out.results.push(r);
       logResult(r);
     }
+    logPaired(rounds);
 
     for (const s of wanted.filter((x) => !x.interleaved)) {
       const s1Rps = out.results.find((r) => r.id === 'S1')?.rps;

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { parseBenchArgs } from './bench-args';
+import { argsOrExit } from './bench-args';
 import { summariseProfiles } from './profile-summary';
 import { pinPlacement } from './processes';
 import { PhaseOutcome, runPhases } from './phases';
@@ -19,7 +19,11 @@ import { repoRoot } from '../src/repo-paths';
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 
 async function main(): Promise<void> {
-  const args = parseBenchArgs(process.argv.slice(2));
+  const args = argsOrExit(process.argv.slice(2), {
+    err: (text) => process.stderr.write(text),
+    out: (text) => process.stdout.write(text),
+    exit: (code) => process.exit(code),
+  });
   const root = repoRoot();
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const resultsDir = join(root, 'bench', 'results');
@@ -52,7 +56,7 @@ async function main(): Promise<void> {
     '',
     `Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${placement.note}.`,
     `Load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}; state store: ${storeMode ?? '-'}.`,
-    `Each scenario: ${args.warmupS} s warm-up, ${args.durationS} s measured (B0 B1 B2 S1 S5 S6 in ${args.rounds} interleaved rounds, median shown); fresh txn_id per request.`,
+    `Each scenario: ${args.warmupS} s warm-up, ${args.durationS} s measured (${interleavedIds(results)} in ${args.rounds} interleaved rounds, median shown); fresh txn_id per request.`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   const file = join(resultsDir, `bench-${stamp}.json`);
@@ -63,6 +67,10 @@ async function main(): Promise<void> {
   }, null, 2)}\n`);
   process.stdout.write(`\nresults: ${file}\n`);
   if (cpuProfDir) process.stdout.write(`\n${summariseProfiles(cpuProfDir)}\n`);
+}
+
+function interleavedIds(results: { id: string }[]): string {
+  return SCENARIOS.filter((s) => s.interleaved && results.some((r) => r.id === s.id)).map((s) => s.id).join(' ');
 }
 
 main().catch((err: unknown) => {

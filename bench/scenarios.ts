@@ -1,6 +1,6 @@
 import { RequestKind } from './request-factory';
 
-export type Target = 'b0' | 'b1' | 'b2' | 'service';
+export type Target = 'b0' | 'b1' | 'b2' | 'service' | 'alt';
 
 export interface Scenario {
   id: string;
@@ -41,6 +41,9 @@ export const SCENARIOS: Scenario[] = [
   { id: 'S1', title: 'REST KYC, cache hit (7 hot numbers)', target: 'service', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'S5', title: 'REST KYC, bad signature (401/429)', target: 'service', kind: 'kyc-bad-sig', expectStatuses: [401, 429], connections: CONNECTIONS, interleaved: true },
   { id: 'S6', title: 'S1 with timestamp omitted', target: 'service', kind: 'kyc-no-ts', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
+  // Only with --only: S1 on a second service (BENCH_ALT_ROOT / BENCH_ALT_NODE_FLAGS), in the
+  // same rounds as S1, for paired before/after measurements (docs/performance.md).
+  { id: 'S1alt', title: 'S1 on the alternative service (A/B)', target: 'alt', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'S1@50%', title: 'S1 at half of S1\'s peak rate', target: 'service', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, rateOfS1: 0.5 },
   { id: 'S2', title: 'REST KYC, cache miss (distinct numbers)', target: 'service', kind: 'kyc-distinct', expectStatuses: [200], connections: CONNECTIONS },
   {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StartedProcess, StartOptions, commandSucceeds, startNode } from '../tools/process-kit/child-process';
@@ -38,11 +38,15 @@ export async function startStack(root: string, placement: Placement): Promise<St
     env: { PATH: process.env.PATH, SIMULATOR_PORT: '0', SIMULATOR_HOST: '127.0.0.1', SIMULATOR_SYNTHETIC: 'true' },
     ready: /HLR_URL=(\S+)\/hlr SIM_URL=/, what: 'simulator', output: 'stdout', keepChars: 4000,
   });
-  // A partner of the bench's own, without a rate limit, with a secret nobody else knows.
+  // A partner of the bench's own, with a secret nobody else knows and, like a real partner, a
+  // rate limit (so S1 pays for it: one script charges it and claims the txn_id), too high to refuse.
   const creds = { apiKey: 'bench-key', secret: randomBytes(16).toString('hex') };
   const partnersFile = join(mkdtempSync(join(tmpdir(), 'vc-bench-')), 'partners.json');
   writeFileSync(partnersFile, JSON.stringify({
-    partners: [{ name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap'], enabled: true }],
+    partners: [{
+      name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap'], enabled: true,
+      rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
+    }],
   }));
   return { root, placement, redis, simulator, simulatorUrl: (simulator.match as RegExpExecArray)[1], partnersFile, creds };
 }
@@ -62,6 +66,20 @@ export async function setUpstreamLatency(stack: Stack, system: 'hlr' | 'sim', la
     method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs }),
   });
   if (!res.ok) throw new Error(`simulator refused the fault (${res.status})`);
+}
+
+/**
+ * The Node/V8 flags the service runs with in production: those of `npm start`
+ * (package.json), so the bench measures what is deployed. BENCH_NODE_FLAGS replaces them
+ * for an experiment (e.g. BENCH_NODE_FLAGS="--max-semi-space-size=16").
+ */
+export function serviceNodeFlags(root: string): string[] {
+  const override = process.env.BENCH_NODE_FLAGS;
+  if (override !== undefined) return override.split(/\s+/).filter(Boolean);
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  const m = /^node\s+(.*?)\s*dist\/src\/main\.js$/.exec(pkg.scripts?.start ?? '');
+  if (!m) throw new Error('package.json scripts.start is not "node [flags] dist/src/main.js": the bench cannot tell how the service runs');
+  return (m[1] ?? '').split(/\s+/).filter(Boolean);
 }
 
 /** Starts the server under test on its own port: the service (production mode) or a baseline. */
@@ -85,9 +103,17 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
     case 'b2':
       proc = await server([join(stack.root, 'dist/bench/bench/baselines/b2-express-cache-hit.js')], { ...base, REDIS_URL: stack.redis.url }, /^listening/m);
       break;
-    case 'service': {
+    case 'service':
+    case 'alt': {
       const prof = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
-      proc = await server([...prof, join(stack.root, 'dist/src/main.js')], {
+      // BENCH_SERVICE_ROOT: another checkout's build, for a before/after run against the same baselines.
+      // 'alt' (scenario S1alt) is a second service beside the first, for paired A/B rounds:
+      // BENCH_ALT_ROOT (another build) and/or BENCH_ALT_NODE_FLAGS (other V8 settings).
+      const alt = target === 'alt';
+      const serviceRoot = (alt ? process.env.BENCH_ALT_ROOT : undefined) ?? process.env.BENCH_SERVICE_ROOT ?? stack.root;
+      const flags = alt && process.env.BENCH_ALT_NODE_FLAGS !== undefined
+        ? process.env.BENCH_ALT_NODE_FLAGS.split(/\s+/).filter(Boolean) : serviceNodeFlags(stack.root);
+      proc = await server([...flags, ...prof, join(serviceRoot, 'dist/src/main.js')], {
         ...base,
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
@@ -111,7 +137,7 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
   }
   const url = `http://127.0.0.1:${port}`;
   const running: RunningTarget = { target, url, pid: proc.pid, stop: async () => { await proc.stop(); } };
-  if (target === 'service') {
+  if (target === 'service' || target === 'alt') {
     await waitForHttp(`${url}/readyz`);
     running.storeMode = await waitForStore(url, 'redis', { timeoutMs: 15_000 });
   }

@@ -1,5 +1,4 @@
 import express, { Express, RequestHandler } from 'express';
-import helmet from 'helmet';
 import { AccessTokenVerifier } from './domain/ports/access-tokens';
 import { Logger } from './observability/logger';
 import { CamaraRoutesDeps, camaraRoutes } from './transport/camara/camara-routes';
@@ -11,6 +10,7 @@ import { EventsRoutesDeps, eventsRoutes } from './transport/rest/events-routes';
 import { CAMARA_OPENAPI_PATH, defaultCamaraOpenapiFile, openapiRoute } from './transport/rest/openapi-route';
 import { OpsRoutesDeps, opsRoutes } from './transport/rest/ops-routes';
 import { RequestMetrics, requestLog } from './transport/rest/request-log';
+import { securityHeaders } from './transport/rest/security-headers';
 import { VerificationRoutesDeps, verificationRoutes } from './transport/rest/verification-routes';
 
 export interface AppDeps {
@@ -37,7 +37,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   if (deps.trustProxyHops) app.set('trust proxy', deps.trustProxyHops);
-  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(securityHeaders);
   app.use(correlator);
   app.use(requestLog(deps.logger, deps.requestMetrics));
   // Partner operations first: they carry the load, and every router passed costs each request.

@@ -4,7 +4,8 @@ import { Redis } from 'ioredis';
  * The Redis work of a KYC cache hit in the fewest round trips, shared by B1 (node:http) and
  * B2 (Express): claim the txn_id and read the cache in one pipelined round trip (SET NX ... GET
  * returns a held claim without a script), then store the answer for replays, as CONTRACT §1.4
- * requires, before answering. No auth, no validation, no logging, no metrics.
+ * requires. The store is sent, not awaited: one round trip before the answer, as the service
+ * does since issue 10. No auth, rate limit, validation, logging or metrics.
  */
 const TXN_TTL_MS = 86_400_000;
 const CACHE_TTL_MS = 3_600_000;
@@ -29,6 +30,6 @@ export async function cacheHit(redis: Redis, txnId: string, msisdn: string): Pro
     code: '00000', desc: 'Success',
     result: { msisdn, is_prepaid: 'true', is_active: 'true', is_valid: 'true' },
   });
-  await redis.set(txnKey, `d${body}`, 'PX', TXN_TTL_MS);
+  redis.set(txnKey, `d${body}`, 'PX', TXN_TTL_MS).catch(() => undefined);
   return { status: 200, body };
 }

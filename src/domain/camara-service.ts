@@ -151,7 +151,7 @@ export class CamaraService {
     const msisdn = msisdnOfPhone(subjectOf(grant.phoneNumber, bodyPhone), this.deps.settings.plan);
     const context = { interface: 'camara' as const, correlator, ...(grant.purpose === undefined ? {} : { purpose: grant.purpose }) };
     return this.deps.audit.track({ partner: grant.partner, context, operation, msisdn }, async () => {
-      await this.deps.verification.admit(grant.partner, CAMARA_PARTNER_OPERATION[operation]);
+      await this.deps.verification.admit(grant.partner, [CAMARA_PARTNER_OPERATION[operation]]);
       return work(msisdn);
     });
   }

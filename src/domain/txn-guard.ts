@@ -1,6 +1,6 @@
 import { ConflictError, NotSubscriberError } from './errors';
 import { Metrics } from './ports/metrics';
-import { TxnStore } from './ports/state-store';
+import { TxnClaim, TxnStore } from './ports/state-store';
 import { Answer, VerificationResult } from './results';
 import { VerificationInput } from './verification-input';
 
@@ -9,6 +9,13 @@ export interface TxnSettings {
   ttlS: number;
   /** How long an unfinished claim holds, so a crashed instance cannot lock a txn_id for a day. */
   inFlightTtlS: number;
+}
+
+/** A txn_id to claim: what the state store's admission takes (ports/state-store.ts). */
+export interface TxnTicket {
+  key: string;
+  fingerprint: string;
+  ttlS: number;
 }
 
 /** A final answer worth replaying: a result, or a "not a subscriber" refusal. */
@@ -23,6 +30,9 @@ export function fingerprintOf(input: VerificationInput): string {
  * CONTRACT §1.4: claim before work, store the final answer, release after a 9999 so the
  * partner may retry. Final 11111 answers that depend only on the request (not a subscriber)
  * are stored and replayed like successes: the same txn_id always gets the same answer.
+ *
+ * The claim itself is made by the state store's admission, together with the rate limit
+ * (one round trip); this guard turns what the claim found into work, a replay or a 409.
  */
 export class TxnGuard {
   constructor(
@@ -32,10 +42,19 @@ export class TxnGuard {
     private readonly onStoreError: (err: unknown) => void = () => {},
   ) {}
 
-  async run(partnerKey: string, txnId: string, input: VerificationInput, work: () => Promise<VerificationResult>): Promise<Answer> {
-    const key = `${partnerKey}:${txnId}`;
-    const fingerprint = fingerprintOf(input);
-    const claim = await this.store.claim(key, fingerprint, this.settings.inFlightTtlS);
+  /** The claim a request with this txn_id makes. Keys are `<api key>:<txn_id>` (the port's rule). */
+  ticket(partnerKey: string, txnId: string, input: VerificationInput): TxnTicket {
+    return { key: `${partnerKey}:${txnId}`, fingerprint: fingerprintOf(input), ttlS: this.settings.inFlightTtlS };
+  }
+
+  /**
+   * Runs work when the claim was ours; otherwise replays or refuses. The answer is recorded
+   * without waiting: the record is sent before the answer is returned, on the connection the
+   * claim used, so a retry (which can only arrive after the answer) finds it, or the claim
+   * still in flight (409), never a free txn_id.
+   */
+  async settle(ticket: TxnTicket, claim: TxnClaim, work: () => Promise<VerificationResult>): Promise<Answer> {
+    const { key, fingerprint } = ticket;
     switch (claim.status) {
       case 'claimed':
         break;
@@ -61,13 +80,13 @@ export class TxnGuard {
       result = await work();
     } catch (err) {
       if (err instanceof NotSubscriberError) {
-        await this.record(key, fingerprint, { e: 'not_subscriber', m: err.reason });
+        void this.record(key, fingerprint, { e: 'not_subscriber', m: err.reason });
       } else {
         await this.store.release(key, fingerprint).catch(this.onStoreError);
       }
       throw err;
     }
-    await this.record(key, fingerprint, { r: result });
+    void this.record(key, fingerprint, { r: result });
     return { result, replayed: false };
   }
 

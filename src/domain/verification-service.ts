@@ -1,10 +1,10 @@
-import { ForbiddenError, NotSubscriberError, RateLimitedError, UpstreamUnavailableError } from './errors';
+import { BadRequestError, ForbiddenError, NotSubscriberError, RateLimitedError, UpstreamUnavailableError } from './errors';
 import { decodeHlr, decodeSim, encodeHlr, encodeSim } from './fact-codec';
 import { Operation } from './operation';
 import { Clock } from './ports/clock';
 import { Metrics } from './ports/metrics';
 import { Partner } from './ports/partners';
-import { CacheRead, StateStore } from './ports/state-store';
+import { AdmissionRequest, CacheRead, StateStore } from './ports/state-store';
 import { HlrClient, HlrRecord, SimClient, SimRecord } from './ports/upstreams';
 import { Answer, KycResult, SimSwapResult, VerificationResult } from './results';
 import { SingleFlight } from './single-flight';
@@ -39,6 +39,8 @@ export class VerificationService {
   private readonly hlrFlights = new SingleFlight<HlrRecord | null>();
   private readonly simFlights = new SingleFlight<SimRecord | null>();
   private readonly txns: TxnGuard;
+  /** A cache read verify() started alongside the admission, for this request's first read (answerReadAhead). */
+  private readAhead: { key: string; entry: Promise<CacheRead> } | undefined;
 
   constructor(private readonly deps: VerificationServiceDeps) {
     this.txns = new TxnGuard(deps.store.txns, deps.metrics, {
@@ -47,22 +49,72 @@ export class VerificationService {
     }, deps.onStoreError);
   }
 
-  /** Checks permission and rate limit, then answers, honouring the txn_id when there is one. */
+  /**
+   * Checks permission and rate limit, then answers, honouring the txn_id when there is one.
+   *
+   * One round trip to the state store before a cache hit answers: the rate limit and the
+   * txn_id claim are one atomic admission, and the cache entry the answer needs is read at the
+   * same time (on another node of a cluster, perhaps), so their latencies overlap. When the
+   * admission refuses, replays or conflicts, that read is simply not used. The answer's
+   * record is written after the answer is returned (txn-guard.ts).
+   */
   async verify(partner: Partner, input: VerificationInput): Promise<Answer> {
-    await this.admit(partner, input.operation);
-    const work = () => this.answer(input);
-    if (input.txnId === undefined) return { result: await work(), replayed: false };
-    return this.txns.run(partner.apiKey, input.txnId, input, work);
+    this.permit(partner, [input.operation]);
+    const ticket = input.txnId === undefined ? undefined : this.txns.ticket(partner.apiKey, input.txnId, input);
+    const req: AdmissionRequest = { txn: ticket };
+    if (partner.rateLimit) req.rate = { key: partner.apiKey, limit: partner.rateLimit, cost: 1 };
+    if (!ticket && !req.rate) return { result: await this.answer(input), replayed: false };
+    const key = cacheKeyOf(input);
+    const ahead = this.readCache(key);
+    const admission = await this.deps.store.admission.admit(req);
+    if (admission.status === 'refused') throw this.refused([input.operation], admission.retryAfterMs);
+    const work = () => this.answerReadAhead(input, key, ahead);
+    if (!ticket) return { result: await work(), replayed: false };
+    if (!admission.claim) throw new Error('state store admitted a txn_id without claiming it');
+    return this.txns.settle(ticket, admission.claim, work);
   }
 
-  /** 403 unless the partner may use the operation; 429 when over its rate limit. A batch costs one token per number. */
-  async admit(partner: Partner, operation: Operation, cost = 1): Promise<void> {
-    if (!partner.operations.has(operation)) throw new ForbiddenError(`operation ${operation} is not allowed for this partner`);
-    if (!partner.rateLimit) return;
-    const decision = await this.deps.store.rateLimiter.take(partner.apiKey, partner.rateLimit, cost);
-    if (!decision.allowed) {
-      this.deps.metrics.rateLimited(operation);
-      throw new RateLimitedError('rate limit exceeded', Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+  /**
+   * 403 unless the partner may use every operation; 429 when over its rate limit. A batch
+   * costs one token per number and operation, taken once for all operations, so a refusal
+   * never spends the tokens of an operation already charged; a cost above the burst could
+   * never be allowed and is refused as a bad request naming the burst.
+   */
+  async admit(partner: Partner, operations: readonly Operation[], numbers = 1): Promise<void> {
+    this.permit(partner, operations);
+    const limit = partner.rateLimit;
+    if (!limit) return;
+    const cost = numbers * operations.length;
+    if (cost > limit.burst) {
+      throw new BadRequestError(`this request costs ${cost} rate-limit tokens (one per number and operation), more than the partner's burst of ${limit.burst}`);
+    }
+    const decision = await this.deps.store.rateLimiter.take(partner.apiKey, limit, cost);
+    if (!decision.allowed) throw this.refused(operations, decision.retryAfterMs);
+  }
+
+  private permit(partner: Partner, operations: readonly Operation[]): void {
+    for (const operation of operations) {
+      if (!partner.operations.has(operation)) throw new ForbiddenError(`operation ${operation} is not allowed for this partner`);
+    }
+  }
+
+  private refused(operations: readonly Operation[], retryAfterMs: number): RateLimitedError {
+    for (const operation of operations) this.deps.metrics.rateLimited(operation);
+    return new RateLimitedError('rate limit exceeded', Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  }
+
+  /**
+   * answer(), handing it the cache read already in flight. kyc() and simSwap() reach
+   * readCache synchronously, before their first await, so the read-ahead set here is taken
+   * by this request's own first read and by nothing else; were that ever not so, readCache
+   * would find no read-ahead and simply read again (one more round trip, same answer).
+   */
+  private answerReadAhead(input: VerificationInput, key: string, entry: Promise<CacheRead>): Promise<VerificationResult> {
+    this.readAhead = { key, entry };
+    try {
+      return this.answer(input);
+    } finally {
+      this.readAhead = undefined;
     }
   }
 
@@ -197,6 +249,11 @@ export class VerificationService {
 
   /** A store error reads as an absent key: its write then lands only if the key is still absent. */
   private async readCache(key: string): Promise<CacheRead> {
+    const ahead = this.readAhead;
+    if (ahead !== undefined) {
+      this.readAhead = undefined;
+      if (ahead.key === key) return ahead.entry;
+    }
     try {
       return await this.deps.store.cache.get(key);
     } catch (err) {
@@ -213,6 +270,10 @@ export class VerificationService {
       this.deps.onStoreError?.(err);
     }
   }
+}
+
+function cacheKeyOf(input: VerificationInput): string {
+  return input.operation === 'kyc' ? kycKey(input.msisdn) : simKey(input.msisdn);
 }
 
 function kycKey(msisdn: string): string {

@@ -256,7 +256,9 @@ export function describeStateStoreContract(name: string, open: (clock: Clock) =>
         expect(await store.rateLimiter.take(k('batch'), limit, 4)).toEqual({ allowed: false, retryAfterMs: 1000 });
         expect(await store.rateLimiter.take(k('batch'), limit, 3)).toEqual({ allowed: true, retryAfterMs: 0 });
         clock.advance(60_000);
-        expect((await store.rateLimiter.take(k('batch'), limit, 500)).allowed).toBe(true);
+        // More than the burst is never allowed, not even from a full bucket, and takes nothing.
+        expect((await store.rateLimiter.take(k('batch'), limit, 11)).allowed).toBe(false);
+        expect((await store.rateLimiter.take(k('batch'), limit, 10)).allowed).toBe(true);
         expect((await store.rateLimiter.take(k('batch'), limit, 1)).allowed).toBe(false);
       });
 
@@ -271,6 +273,42 @@ export function describeStateStoreContract(name: string, open: (clock: Clock) =>
         const decisions = await Promise.all(Array.from({ length: 30 }, () => store.rateLimiter.take(k('busy'), { perSecond: 0.01, burst: 5 })));
         expect(decisions.filter((d) => d.allowed)).toHaveLength(5);
         for (const d of decisions.filter((x) => !x.allowed)) expect(d.retryAfterMs).toBe(100_000);
+      });
+    });
+
+    describe('admission (rate limit, then txn_id claim, in one step)', () => {
+      beforeEach(() => clock.freeze());
+      // A txn_id's key is `<rate key>:<txn_id>` (the port's rule): Redis keeps both in one slot.
+      const txn = (id: string, fingerprint: string, partner = 'p') => ({ key: `${k(partner)}:${id}`, fingerprint, ttlS: 60 });
+
+      it('charges the bucket and claims the txn_id; a refused request claims nothing', async () => {
+        const rate = { key: k('p'), limit: { perSecond: 1, burst: 2 }, cost: 1 };
+        expect(await store.admission.admit({ rate, txn: txn('a1', 'kyc|1|') })).toEqual({ status: 'admitted', claim: { status: 'claimed' } });
+        expect(await store.admission.admit({ rate, txn: txn('a1', 'kyc|1|') })).toEqual({ status: 'admitted', claim: { status: 'in-flight', fingerprint: 'kyc|1|' } });
+        expect(await store.admission.admit({ rate, txn: txn('a2', 'kyc|2|') })).toEqual({ status: 'refused', retryAfterMs: 1000 });
+        // a2 was refused before its claim: once a token is back, it is still free.
+        clock.advance(1000);
+        expect(await store.admission.admit({ rate, txn: txn('a2', 'kyc|2|') })).toEqual({ status: 'admitted', claim: { status: 'claimed' } });
+        // The admission's bucket and txn_ids are the rate limiter's and the txn store's own.
+        expect((await store.rateLimiter.take(k('p'), rate.limit)).allowed).toBe(false);
+        await store.txns.complete(txn('a2', '').key, 'kyc|2|', 'out', 600);
+        expect(await store.admission.admit({ txn: txn('a2', 'kyc|2|') })).toEqual({ status: 'admitted', claim: { status: 'done', fingerprint: 'kyc|2|', outcome: 'out' } });
+      });
+
+      it('admits with only a rate limit, only a txn_id, or neither', async () => {
+        const rate = { key: k('q'), limit: { perSecond: 1, burst: 1 }, cost: 1 };
+        expect(await store.admission.admit({ rate })).toEqual({ status: 'admitted' });
+        expect(await store.admission.admit({ rate })).toEqual({ status: 'refused', retryAfterMs: 1000 });
+        expect(await store.admission.admit({ txn: txn('b1', 'sim_swap|1|') })).toEqual({ status: 'admitted', claim: { status: 'claimed' } });
+        expect(await store.txns.claim(txn('b1', '').key, 'x', 60)).toEqual({ status: 'in-flight', fingerprint: 'sim_swap|1|' });
+        expect(await store.admission.admit({})).toEqual({ status: 'admitted' });
+      });
+
+      it('gives one txn_id to exactly one of many simultaneous admissions, and charges each admitted one', async () => {
+        const rate = { key: k('r'), limit: { perSecond: 0.01, burst: 30 }, cost: 1 };
+        const all = await Promise.all(Array.from({ length: 40 }, (_, i) => store.admission.admit({ rate, txn: txn('race', `kyc|${i}|`, 'r') })));
+        expect(all.filter((a) => a.status === 'refused')).toHaveLength(10);
+        expect(all.filter((a) => a.status === 'admitted' && a.claim?.status === 'claimed')).toHaveLength(1);
       });
     });
   });

@@ -128,14 +128,47 @@ describe('verifyCustomers', () => {
   });
 });
 
+const KYC_BATCH = `query($m: [String!]!) { verifyCustomers(msisdns: $m) { msisdn kyc { isValid } error { code desc } } }`;
+
+/** The parts of a batch reply the rate-limit tests read, typed. */
+function batchReply(r: GqlReply<QueryData>): { items?: unknown[]; errors?: { extensions: { code: string; desc: string } }[] } {
+  return { items: r.body.data?.verifyCustomers, errors: r.body.errors };
+}
+
 describe('verifyCustomers under a partner rate limit', () => {
   let h: Harness;
   const TIGHT = { apiKey: 'tight-key', secret: 'tight-secret' };
+  const SMALL = { apiKey: 'small-key', secret: 'small-secret' };
+  const HALVES = { apiKey: 'halves-key', secret: 'halves-secret' };
   beforeAll(async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'vc-gql-')), 'partners.json');
-    writeFileSync(file, JSON.stringify({ partners: [{ name: 'tight', ...TIGHT, operations: ['kyc', 'sim_swap'], enabled: true,
-      rateLimit: { perSecond: 0.01, burst: 25 } }] }));
+    const partner = (name: string, creds: { apiKey: string; secret: string }, burst: number) =>
+      ({ name, ...creds, operations: ['kyc', 'sim_swap'], enabled: true, rateLimit: { perSecond: 0.01, burst } });
+    writeFileSync(file, JSON.stringify({ partners: [partner('tight', TIGHT, 25), partner('small', SMALL, 5), partner('halves', HALVES, 10)] }));
     h = await startHarness({ env: { PARTNERS_FILE: file } });
+  });
+
+  it('refuses a batch that costs more than the burst, naming the burst, even with a full bucket', async () => {
+    // Issue 11 item 2: the cost was capped at the burst, so 10 numbers went through for 5 tokens.
+    const r = batchReply(await gql(h, KYC_BATCH, { m: numbers(10) }, signedQuery(SMALL)));
+    expect(r.items).toBeUndefined();
+    expect(r.errors?.[0]?.extensions.code).toBe('11111');
+    expect(r.errors?.[0]?.extensions.desc).toMatch(/^Error Process: .*10 rate-limit tokens.*burst of 5$/);
+    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+    // The refusal took nothing: a batch the burst covers still goes through.
+    const ok = batchReply(await gql(h, KYC_BATCH, { m: numbers(5) }, signedQuery(SMALL)));
+    expect(ok.items).toHaveLength(5);
+  });
+
+  it('keeps the KYC half\'s tokens when the SIM-swap half of a batch is refused', async () => {
+    const first = batchReply(await gql(h, BATCH, { m: numbers(3) }, signedQuery(HALVES))); // 6 of 10 tokens
+    expect(first.items).toHaveLength(3);
+    const refused = batchReply(await gql(h, BATCH, { m: numbers(3, 10) }, signedQuery(HALVES))); // 6 more: refused whole
+    expect(refused.errors?.[0]?.extensions).toEqual({ code: '11111', desc: 'Error Process: rate limit exceeded' });
+    // The 4 tokens left are all still there.
+    const kycOnly = batchReply(await gql(h, KYC_BATCH, { m: numbers(4, 20) }, signedQuery(HALVES)));
+    expect(kycOnly.errors).toBeUndefined();
+    expect(kycOnly.items).toHaveLength(4);
   });
   afterAll(() => h.close());
 

@@ -128,7 +128,7 @@ describe('Redis goes away mid-traffic and comes back', () => {
     expect((await b.post('kyc', { txn_id: txnId('back'), msisdn: '255712000003' })).status).toBe(200);
     expect(sim.calls().hlr).toBe(1);
     await raw.connect();
-    expect(await raw.exists(`${prefix}t:demo-key:${fresh}`, `${prefix}c:kyc:255712000003`)).toBe(2);
+    expect(await raw.exists(`${prefix}{demo-key}:t:${fresh}`, `${prefix}c:kyc:255712000003`)).toBe(2);
 
     const logged = logLines.map((l) => JSON.parse(l) as { level: string; msg: string });
     expect(logged.some((l) => l.level === 'warn' && l.msg.startsWith('Redis unreachable: serving degraded'))).toBe(true);
@@ -212,7 +212,7 @@ describe('a service started while Redis is down', () => {
       const raw = new Redis(redis.url);
       try {
         // The claim made in memory before Redis existed is there now, for every instance to see.
-        expect(await raw.get('late:t:demo-key:L1')).toBe('ckyc|1|');
+        expect(await raw.get('late:{demo-key}:t:L1')).toBe('ckyc|1|');
       } finally {
         raw.disconnect();
       }

@@ -45,18 +45,19 @@ describe('standalone Redis key layout', () => {
     await store.txns.complete('demo-key:T2', 'kyc|0712000002|', '{"r":1}', 86400);
     await store.rateLimiter.take('demo-key', { perSecond: 5, burst: 10 });
 
-    expect((await raw.keys('lay:*')).sort()).toEqual(['lay:c:kyc:255712000001', 'lay:r:demo-key', 'lay:t:demo-key:T1', 'lay:t:demo-key:T2']);
+    // A partner's txn_ids and bucket share its hash tag, so admission is one script on one slot.
+    expect((await raw.keys('lay:*')).sort()).toEqual(['lay:c:kyc:255712000001', 'lay:{demo-key}:r', 'lay:{demo-key}:t:T1', 'lay:{demo-key}:t:T2']);
     expect(await raw.get('lay:c:kyc:255712000001')).toBe('mi73jew0|active/prepaid');
-    expect(await raw.get('lay:t:demo-key:T1')).toBe('ckyc|0712000001|');
-    expect(await raw.get('lay:t:demo-key:T2')).toBe('d15:kyc|0712000002|{"r":1}');
-    const bucket = await raw.hgetall('lay:r:demo-key');
+    expect(await raw.get('lay:{demo-key}:t:T1')).toBe('ckyc|0712000001|');
+    expect(await raw.get('lay:{demo-key}:t:T2')).toBe('d15:kyc|0712000002|{"r":1}');
+    const bucket = await raw.hgetall('lay:{demo-key}:r');
+    expect(Object.keys(bucket).sort()).toEqual(['t', 'u']);
     expect(bucket.t).toBe('9');
     expect(bucket.u).toMatch(/^\d{13}$/);
-    expect(Object.keys(bucket).sort()).toEqual(['t', 'u']);
     expect(await raw.pttl('lay:c:kyc:255712000001')).toBeGreaterThan(299_000);
-    expect(await raw.pttl('lay:t:demo-key:T1')).toBeGreaterThan(59_000);
-    expect(await raw.pttl('lay:t:demo-key:T2')).toBeGreaterThan(86_399_000);
-    expect(await raw.pttl('lay:r:demo-key')).toBeGreaterThan(2000);
+    expect(await raw.pttl('lay:{demo-key}:t:T1')).toBeGreaterThan(59_000);
+    expect(await raw.pttl('lay:{demo-key}:t:T2')).toBeGreaterThan(86_399_000);
+    expect(await raw.pttl('lay:{demo-key}:r')).toBeGreaterThan(2000);
   });
 
   it('keeps two prefixes apart: services sharing one Redis do not see each other', async () => {

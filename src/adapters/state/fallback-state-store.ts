@@ -1,7 +1,9 @@
 import { UpstreamUnavailableError } from '../../domain/errors';
 import { Clock } from '../../domain/ports/clock';
 import { Metrics } from '../../domain/ports/metrics';
-import { Cache, CacheEntry, CacheRead, RateDecision, RateLimit, RateLimiter, StateStore, StoreMode, TxnClaim, TxnStore } from '../../domain/ports/state-store';
+import {
+  Admission, AdmissionControl, AdmissionRequest, Cache, CacheEntry, CacheRead, RateDecision, RateLimit, RateLimiter, StateStore, StoreMode, TxnClaim, TxnStore,
+} from '../../domain/ports/state-store';
 import { Logger } from '../../observability/logger';
 import type { ConnectionEvent } from './redis-connection';
 import { OutageJournal } from './redis-outage-journal';
@@ -13,6 +15,11 @@ export interface SharedBackend extends StateStore {
   probe(): Promise<void>;
   /** True for "cannot serve now" errors; false for a command's own error, which must surface. */
   isUnavailable(err: unknown): boolean;
+  /**
+   * True when a single command's own timeout already bounds a call (standalone: no
+   * redirections, no offline queue), so the fallback need not arm a deadline of its own.
+   */
+  readonly boundsEachCall: boolean;
 }
 
 export interface FallbackDeps {
@@ -46,6 +53,7 @@ export class FallbackStateStore implements StateStore {
   readonly cache: Cache;
   readonly txns: TxnStore;
   readonly rateLimiter: RateLimiter;
+  readonly admission: AdmissionControl;
   private up = false;
   private degradedSinceMs: number | undefined;
   private busy = false;
@@ -66,6 +74,7 @@ export class FallbackStateStore implements StateStore {
       take: (key: string, limit: RateLimit, cost?: number): Promise<RateDecision> =>
         this.route(() => shared.rateLimiter.take(key, limit, cost), () => memory.rateLimiter.take(key, limit, cost)),
     };
+    this.admission = this.fallbackAdmission();
     shared.onConnection((event, err) => this.onConnection(event, err));
     this.timer = setInterval(() => void this.check(), deps.probeIntervalMs);
     this.timer.unref();
@@ -86,7 +95,9 @@ export class FallbackStateStore implements StateStore {
   private fallbackCache(): Cache {
     const { shared, journal } = this;
     // An eviction queued during the outage reaches Redis before the key is used again.
-    const settled = (key: string) => journal.settleEviction(key, shared.cache);
+    const settled = async (key: string) => {
+      if (journal.hasEviction(key)) await journal.settleEviction(key, shared.cache);
+    };
     return {
       get: (key: string): Promise<CacheRead> => this.route(async () => {
         await settled(key);
@@ -108,7 +119,9 @@ export class FallbackStateStore implements StateStore {
     const { shared, memory, journal } = this;
     const now = () => this.deps.clock.nowMs();
     // What this instance did to a txn_id during the outage reaches Redis before anything else.
-    const settled = (key: string) => journal.settleTxn(key, shared.txns, now());
+    const settled = async (key: string) => {
+      if (journal.hasTxn(key)) await journal.settleTxn(key, shared.txns, now());
+    };
     return {
       claim: (key: string, fingerprint: string, ttlS: number): Promise<TxnClaim> => this.route(async () => {
         await settled(key);
@@ -135,6 +148,23 @@ export class FallbackStateStore implements StateStore {
     };
   }
 
+  private fallbackAdmission(): AdmissionControl {
+    const { shared, memory, journal } = this;
+    const now = () => this.deps.clock.nowMs();
+    return {
+      admit: (req: AdmissionRequest): Promise<Admission> => this.route(async () => {
+        if (req.txn && journal.hasTxn(req.txn.key)) await journal.settleTxn(req.txn.key, shared.txns, now());
+        return shared.admission.admit(req);
+      }, async () => {
+        const admission = await memory.admission.admit(req);
+        if (req.txn && admission.status === 'admitted' && admission.claim?.status === 'claimed') {
+          journal.claimed(req.txn.key, req.txn.fingerprint, req.txn.ttlS, now());
+        }
+        return admission;
+      }),
+    };
+  }
+
   /** Runs op on the shared store while it is up; on unavailability degrades and runs the fallback. */
   private async route<T>(op: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
     if (this.up) {
@@ -148,8 +178,16 @@ export class FallbackStateStore implements StateStore {
     return fallback();
   }
 
-  /** The command timeout as a hard deadline: a cluster's redirections and retries included. */
+  /**
+   * The command timeout as a hard deadline: a cluster's redirections and retries included.
+   * On a standalone server each command's own timeout is that bound already; a timer and a
+   * race per call cost about 5 % of a cache hit's CPU (docs/performance.md), so none is armed.
+   */
   private guard<T>(p: Promise<T>): Promise<T> {
+    return this.shared.boundsEachCall ? p : this.deadline(p);
+  }
+
+  private deadline<T>(p: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new DeadlineError(`state store call exceeded ${this.deps.commandTimeoutMs} ms`)), this.deps.commandTimeoutMs);
@@ -192,7 +230,7 @@ export class FallbackStateStore implements StateStore {
     }
     this.busy = true;
     try {
-      await this.guard(this.shared.probe());
+      await this.deadline(this.shared.probe());
       if (!this.up) this.markUp();
       if (this.journal.size > 0) await this.drain();
     } catch (err) {

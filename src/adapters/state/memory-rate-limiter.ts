@@ -13,7 +13,7 @@ export class MemoryRateLimiter implements RateLimiter {
   constructor(private readonly clock: Clock) {}
 
   async take(key: string, limit: RateLimit, cost = 1): Promise<RateDecision> {
-    const need = Math.min(Math.max(1, cost), limit.burst);
+    const need = Math.max(1, cost);
     const now = this.clock.nowMs();
     const b = this.buckets.get(key) ?? { tokens: limit.burst, updatedMs: now };
     b.tokens = Math.min(limit.burst, b.tokens + ((now - b.updatedMs) / 1000) * limit.perSecond);

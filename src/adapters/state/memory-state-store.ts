@@ -3,6 +3,7 @@ import { StateStore, StoreMode } from '../../domain/ports/state-store';
 import { MemoryCache } from './memory-cache';
 import { MemoryRateLimiter } from './memory-rate-limiter';
 import { MemoryTxnStore } from './memory-txn-store';
+import { SequentialAdmission } from './sequential-admission';
 
 export interface MemoryStoreOptions {
   clock: Clock;
@@ -16,6 +17,7 @@ export class MemoryStateStore implements StateStore {
   readonly cache: MemoryCache;
   readonly txns: MemoryTxnStore;
   readonly rateLimiter: MemoryRateLimiter;
+  readonly admission = new SequentialAdmission(this);
 
   constructor(opts: MemoryStoreOptions) {
     this.cache = new MemoryCache(opts.clock, opts.maxCacheEntries);

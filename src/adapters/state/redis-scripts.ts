@@ -1,8 +1,9 @@
 import { Cluster, Redis, Result } from 'ioredis';
 
 /*
- * The store's Lua scripts. Each touches exactly one key (KEYS[1]), so it runs on one node of
- * a cluster and never crosses hash slots. ioredis sends EVALSHA and falls back to EVAL on a
+ * The store's Lua scripts. Each touches one key, except vcAdmit, whose two keys (a partner's
+ * rate bucket and one of its txn_ids) share the partner's hash tag: every script runs on one
+ * node of a cluster and never crosses hash slots. ioredis sends EVALSHA and falls back to EVAL on a
  * connection that has not seen the script yet, so a restarted Redis (empty script cache)
  * needs nothing from us.
  *
@@ -35,37 +36,42 @@ return 0
 `;
 
 /**
- * Token bucket in a small hash {t = tokens, u = last update ms}. Time comes from the caller
- * (ARGV[1]), like the in-memory limiter, and never runs backwards for a bucket: an instance
- * whose clock is behind refills nothing rather than a negative amount.
- * ARGV: now ms, tokens per second, burst, key ttl ms, tokens needed. Returns {allowed 0|1, retry-after ms}.
+ * Token bucket in a small hash {t = tokens, u = last update ms}. Time comes from the caller,
+ * like the in-memory limiter, and never runs backwards for a bucket: an instance whose clock
+ * is behind refills nothing rather than a negative amount. A cost above the burst is refused.
+ * Arguments: bucket key, now ms, tokens per second, burst, key ttl ms, tokens needed.
+ * Returns allowed (0|1) and, when refused, the wait in ms.
  */
-const RATE_TAKE = `
-local now = tonumber(ARGV[1])
-local rate = tonumber(ARGV[2])
-local burst = tonumber(ARGV[3])
-local need = tonumber(ARGV[5])
-local b = redis.call('HMGET', KEYS[1], 't', 'u')
-local tokens = tonumber(b[1])
-local updated = tonumber(b[2])
-if not tokens or not updated then
-  tokens = burst
-  updated = now
+const TAKE_FUNCTION = `
+local function take(key, now, rate, burst, ttl, need)
+  local b = redis.call('HMGET', key, 't', 'u')
+  local tokens = tonumber(b[1])
+  local updated = tonumber(b[2])
+  if not tokens or not updated then
+    tokens = burst
+    updated = now
+  end
+  if now > updated then
+    tokens = math.min(burst, tokens + (now - updated) / 1000 * rate)
+    updated = now
+  end
+  local allowed = 0
+  local retry = 0
+  if tokens >= need then
+    tokens = tokens - need
+    allowed = 1
+  else
+    retry = math.ceil((need - tokens) / rate * 1000)
+  end
+  redis.call('HSET', key, 't', string.format('%.17g', tokens), 'u', string.format('%.17g', updated))
+  redis.call('PEXPIRE', key, ttl)
+  return allowed, retry
 end
-if now > updated then
-  tokens = math.min(burst, tokens + (now - updated) / 1000 * rate)
-  updated = now
-end
-local allowed = 0
-local retry = 0
-if tokens >= need then
-  tokens = tokens - need
-  allowed = 1
-else
-  retry = math.ceil((need - tokens) / rate * 1000)
-end
-redis.call('HSET', KEYS[1], 't', string.format('%.17g', tokens), 'u', string.format('%.17g', updated))
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+`;
+
+/** ARGV: now ms, tokens per second, burst, key ttl ms, tokens needed. Returns {allowed 0|1, retry-after ms}. */
+const RATE_TAKE = `${TAKE_FUNCTION}
+local allowed, retry = take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5]))
 return {allowed, retry}
 `;
 
@@ -86,6 +92,19 @@ redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
 return 1
 `;
 
+/**
+ * Admission in one round trip: the partner's rate bucket (KEYS[1]), then, only if it allowed
+ * the request, the txn_id claim (KEYS[2], same hash slot). ARGV 1-5 as RATE_TAKE, then the
+ * in-flight value and its ttl ms. Returns {0, retry ms} refused; {1, 0} claimed;
+ * {1, 0, value held} when the txn_id was already held.
+ */
+const ADMIT = `${TAKE_FUNCTION}
+local allowed, retry = take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5]))
+if allowed == 0 then return {0, retry} end
+if redis.call('SET', KEYS[2], ARGV[6], 'NX', 'PX', ARGV[7]) then return {1, 0} end
+return {1, 0, redis.call('GET', KEYS[2])}
+`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     vcTxnClaim(key: string, value: string, ttlMs: number): Result<string | null, Context>;
@@ -93,6 +112,8 @@ declare module 'ioredis' {
     vcTxnRelease(key: string, inFlight: string): Result<number, Context>;
     vcCacheSet(key: string, version: string, value: string, ttlMs: number): Result<number, Context>;
     vcRateTake(key: string, nowMs: number, perSecond: number, burst: number, ttlMs: number, need: number): Result<[number, number], Context>;
+    vcAdmit(rateKey: string, txnKey: string, nowMs: number, perSecond: number, burst: number, ttlMs: number, need: number,
+      inFlight: string, txnTtlMs: number): Result<[number, number, string?], Context>;
   }
 }
 
@@ -103,4 +124,5 @@ export function defineStateScripts(client: Redis | Cluster): void {
   client.defineCommand('vcTxnRelease', { numberOfKeys: 1, lua: TXN_RELEASE });
   client.defineCommand('vcRateTake', { numberOfKeys: 1, lua: RATE_TAKE });
   client.defineCommand('vcCacheSet', { numberOfKeys: 1, lua: CACHE_SET });
+  client.defineCommand('vcAdmit', { numberOfKeys: 2, lua: ADMIT });
 }

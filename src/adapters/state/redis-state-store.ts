@@ -1,5 +1,6 @@
 import { Clock } from '../../domain/ports/clock';
 import { StateStore, StoreMode } from '../../domain/ports/state-store';
+import { RedisAdmission } from './redis-admission';
 import { RedisCache } from './redis-cache';
 import { ConnectionEvent, RedisClient, RedisConnectionOptions, closeClient, createRedisClient, probe, watchConnection } from './redis-connection';
 import { RedisRateLimiter } from './redis-rate-limiter';
@@ -35,16 +36,22 @@ export class RedisStateStore implements StateStore {
   readonly cache: RedisCache;
   readonly txns: RedisTxnStore;
   readonly rateLimiter: RedisRateLimiter;
+  readonly admission: RedisAdmission;
   readonly kind: 'standalone' | 'cluster';
+  /** Standalone: commandTimeout bounds every command (no redirections, no offline queue). */
+  readonly boundsEachCall: boolean;
   private readonly client: RedisClient;
 
   constructor(opts: RedisStateStoreOptions) {
     this.client = createRedisClient(opts);
     this.kind = opts.clusterNodes ? 'cluster' : 'standalone';
+    this.boundsEachCall = this.kind === 'standalone';
     // Short namespaces: the prefix is paid on every key.
     this.cache = new RedisCache(this.client, `${opts.keyPrefix}c:`);
-    this.txns = new RedisTxnStore(this.client, `${opts.keyPrefix}t:`);
-    this.rateLimiter = new RedisRateLimiter(this.client, `${opts.keyPrefix}r:`, opts.clock);
+    // A partner's txn_ids and rate bucket share its hash tag (redis-keys.ts).
+    this.txns = new RedisTxnStore(this.client, opts.keyPrefix);
+    this.rateLimiter = new RedisRateLimiter(this.client, opts.keyPrefix, opts.clock);
+    this.admission = new RedisAdmission(this.client, opts.keyPrefix, this.rateLimiter, this.txns);
   }
 
   mode(): StoreMode {

@@ -1,8 +1,9 @@
 import { TxnClaim, TxnStore } from '../../domain/ports/state-store';
 import { RedisClient } from './redis-connection';
+import { txnKey } from './redis-keys';
 
 /*
- * One string per txn_id under `<prefix>t:<apiKey>:<txn_id>`, with a Redis TTL:
+ * One string per txn_id under `<prefix>{<apiKey>}:t:<txn_id>` (redis-keys.ts), with a Redis TTL:
  *   in flight: "c<fingerprint>"                            TTL = TXN_IN_FLIGHT_TTL_S
  *   done:      "d<length of fingerprint>:<fingerprint><outcome>"   TTL = TXN_TTL_S
  * The length prefix lets the outcome follow the fingerprint without an escape scheme, and lets
@@ -21,26 +22,29 @@ export function decodeTxnRecord(raw: string): TxnClaim | null {
   return { status: 'done', fingerprint: raw.slice(colon + 1, colon + 1 + len), outcome: raw.slice(colon + 1 + len) };
 }
 
-const ttlMsOf = (ttlS: number) => Math.max(1, Math.round(ttlS * 1000));
+export const ttlMsOf = (ttlS: number) => Math.max(1, Math.round(ttlS * 1000));
+
+/** What a claim found, from the value it read back (null or absent: the claim was ours). */
+export function claimOf(held: string | null | undefined): TxnClaim {
+  if (held === null || held === undefined) return { status: 'claimed' };
+  // A value this version cannot read still means "taken": refusing is safe, reusing is not.
+  return decodeTxnRecord(held) ?? { status: 'in-flight', fingerprint: '' };
+}
 
 /** txn_id records shared by every instance: claims are atomic (SET NX in a script). */
 export class RedisTxnStore implements TxnStore {
   constructor(private readonly client: RedisClient, private readonly keyPrefix: string) {}
 
   async claim(key: string, fingerprint: string, ttlS: number): Promise<TxnClaim> {
-    const held = await this.client.vcTxnClaim(this.keyPrefix + key, inFlightValue(fingerprint), ttlMsOf(ttlS));
-    if (held === null) return { status: 'claimed' };
-    const rec = decodeTxnRecord(held);
-    // A value this version cannot read still means "taken": refusing is safe, reusing is not.
-    return rec ?? { status: 'in-flight', fingerprint: '' };
+    return claimOf(await this.client.vcTxnClaim(txnKey(this.keyPrefix, key), inFlightValue(fingerprint), ttlMsOf(ttlS)));
   }
 
   async complete(key: string, fingerprint: string, outcome: string, ttlS: number): Promise<void> {
     const prefix = donePrefix(fingerprint);
-    await this.client.vcTxnComplete(this.keyPrefix + key, inFlightValue(fingerprint), prefix, prefix + outcome, ttlMsOf(ttlS));
+    await this.client.vcTxnComplete(txnKey(this.keyPrefix, key), inFlightValue(fingerprint), prefix, prefix + outcome, ttlMsOf(ttlS));
   }
 
   async release(key: string, fingerprint: string): Promise<void> {
-    await this.client.vcTxnRelease(this.keyPrefix + key, inFlightValue(fingerprint));
+    await this.client.vcTxnRelease(txnKey(this.keyPrefix, key), inFlightValue(fingerprint));
   }
 }

@@ -46,6 +46,11 @@ export type TxnClaim =
   | { status: 'in-flight'; fingerprint: string }
   | { status: 'done'; fingerprint: string; outcome: string };
 
+/**
+ * A txn_id's key is `<partner api key>:<txn_id>`, its rate bucket's key the api key alone: a
+ * store may keep one partner's bucket and txn_ids together (one Redis hash slot), and
+ * Admission.admit relies on that to charge and claim in one atomic step.
+ */
 export interface TxnStore {
   /** Atomically claims a txn_id key for a request fingerprint, unless already held. */
   claim(key: string, fingerprint: string, ttlS: number): Promise<TxnClaim>;
@@ -68,10 +73,31 @@ export interface RateDecision {
 
 export interface RateLimiter {
   /**
-   * Takes `cost` tokens (default 1; a batch costs one per number, capped at the burst) from
-   * the bucket of key; refuses, taking nothing, when fewer remain.
+   * Takes `cost` tokens (default 1; a batch costs one per number) from the bucket of key;
+   * refuses, taking nothing, when fewer remain. A cost above the burst is always refused.
    */
   take(key: string, limit: RateLimit, cost?: number): Promise<RateDecision>;
+}
+
+/** What admitting a request asks of the store: charge the rate limit, then claim the txn_id. */
+export interface AdmissionRequest {
+  /** The partner's bucket (key: its api key); absent when the partner has no limit. */
+  rate?: { key: string; limit: RateLimit; cost: number };
+  /** The txn_id to claim (key: `<api key>:<txn_id>`), only once the charge is allowed. */
+  txn?: { key: string; fingerprint: string; ttlS: number };
+}
+
+/** `claim` is present exactly when a txn was asked for and the rate limit allowed it. */
+export type Admission =
+  | { status: 'refused'; retryAfterMs: number }
+  | { status: 'admitted'; claim?: TxnClaim };
+
+export interface AdmissionControl {
+  /**
+   * Rate limit, then txn_id claim, as one step (one round trip on Redis): a refused request
+   * claims nothing; an admitted one gets what its claim found.
+   */
+  admit(req: AdmissionRequest): Promise<Admission>;
 }
 
 export type StoreMode = 'memory' | 'redis' | 'degraded';
@@ -81,6 +107,7 @@ export interface StateStore {
   readonly cache: Cache;
   readonly txns: TxnStore;
   readonly rateLimiter: RateLimiter;
+  readonly admission: AdmissionControl;
   /** Where state lives right now (degraded: Redis configured but unreachable). */
   mode(): StoreMode;
   close(): Promise<void>;

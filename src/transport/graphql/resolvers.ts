@@ -30,7 +30,7 @@ async function single(deps: ResolverDeps, ctx: GraphqlContext, input: Verificati
   };
   const answer = await deps.audit.track(subject, async () => {
     if (input.txnId === undefined) {
-      await deps.service.admit(ctx.partner, input.operation);
+      await deps.service.admit(ctx.partner, [input.operation]);
       return { result: await viaLoader(), replayed: false };
     }
     return deps.service.verify(ctx.partner, input);

@@ -4,6 +4,7 @@ import {
 import { AuditRecorder, AuditSubject } from '../../domain/audit-recorder';
 import { BadRequestError, DomainError } from '../../domain/errors';
 import { MsisdnNormaliser } from '../../domain/msisdn';
+import { Operation } from '../../domain/operation';
 import { validateMaxAge, validateMsisdn } from '../../domain/verification-input';
 import { VerificationService } from '../../domain/verification-service';
 import { GraphqlContext } from './request-context';
@@ -107,7 +108,8 @@ async function verifyOne(raw: string, wanted: Wanted, maxAgeHours: number | unde
  * verifyCustomers: the whole request fails only for what is wrong with the request (too many
  * numbers, bad maxAgeHours, permission, rate limit); each number's problem is its own item.
  * Permission is checked once per operation selected; the rate limit charges one token per
- * number and operation, so a batch is no way around a partner's limit.
+ * number and operation, all at once, and never more than the burst (docs/decisions.md), so a
+ * batch is no way around a partner's limit.
  */
 export async function verifyCustomers(deps: VerifyCustomersDeps, args: VerifyCustomersArgs,
   ctx: GraphqlContext, info: GraphQLResolveInfo): Promise<CustomerVerificationFields[]> {
@@ -117,18 +119,19 @@ export async function verifyCustomers(deps: VerifyCustomersDeps, args: VerifyCus
   const maxAgeHours = validateArgument('maxAgeHours', 'max_age', () => validateMaxAge(args.maxAgeHours));
   const selected = selectedFieldNames(info);
   const wanted: Wanted = { kyc: selected.has('kyc'), simSwap: selected.has('simSwap') };
-  const cost = args.msisdns.length;
+  const operations: Operation[] = [];
+  if (wanted.kyc) operations.push('kyc');
+  if (wanted.simSwap) operations.push('sim_swap');
   deps.audit.admit();
   try {
-    if (wanted.kyc) await deps.service.admit(ctx.partner, 'kyc', cost);
-    if (wanted.simSwap) await deps.service.admit(ctx.partner, 'sim_swap', cost);
+    // One charge for both halves: a refusal never costs the tokens of the half already admitted.
+    if (operations.length > 0) await deps.service.admit(ctx.partner, operations, args.msisdns.length);
   } catch (err) {
     // Refused as a whole (permission, rate limit): each well-formed number was still asked about.
     for (const raw of args.msisdns) {
       const msisdn = deps.normalise(raw);
       if (msisdn === null) continue;
-      if (wanted.kyc) deps.audit.failed(auditSubject(ctx, 'kyc', msisdn), err);
-      if (wanted.simSwap) deps.audit.failed(auditSubject(ctx, 'sim_swap', msisdn), err);
+      for (const operation of operations) deps.audit.failed(auditSubject(ctx, operation, msisdn), err);
     }
     throw err;
   }
