@@ -176,6 +176,12 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   // Expect: 100-continue: the app answers, and the body parser sends 100 Continue only once the
   // request is authenticated and its declared size accepted (src/transport/rest/expect-continue.ts).
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => server.emit('request', req, res));
+  // Listen only once shared state is reached (bounded): a balancer must not send a fleet
+  // instance traffic it would answer from its own memory (docs/fleet.md).
+  if (store.whenSettled) {
+    const mode = await store.whenSettled(Math.max(2000, 4 * config.REDIS_COMMAND_TIMEOUT_MS));
+    if (mode === 'degraded') logger.warn('Redis not reached at start: serving degraded until it answers');
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());

@@ -81,6 +81,22 @@ export class FallbackStateStore implements StateStore {
     deps.metrics.storeMode(this.mode());
   }
 
+  private reachedRedis!: () => void;
+  private readonly firstUp = new Promise<void>((resolve) => { this.reachedRedis = resolve; });
+
+  /**
+   * Resolves once Redis has answered for the first time, or after timeoutMs. The composition
+   * root waits on it before listening: an instance that has not reached Redis yet would claim
+   * txn_ids in its own memory, and in a fleet a retry sent to another instance would then be
+   * answered a second time (docs/fleet.md).
+   */
+  async whenSettled(timeoutMs: number): Promise<StoreMode> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.firstUp, new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
+    clearTimeout(timer);
+    return this.mode();
+  }
+
   mode(): StoreMode {
     return this.up ? 'redis' : 'degraded';
   }
@@ -272,6 +288,7 @@ export class FallbackStateStore implements StateStore {
 
   private markUp(): void {
     this.up = true;
+    this.reachedRedis();
     this.deps.metrics.storeMode('redis');
     if (this.degradedSinceMs === undefined) {
       this.deps.logger.info({ store: 'redis' }, 'state store on Redis');

@@ -110,5 +110,7 @@ export interface StateStore {
   readonly admission: AdmissionControl;
   /** Where state lives right now (degraded: Redis configured but unreachable). */
   mode(): StoreMode;
+  /** Resolves once the store has reached its backend (or after timeoutMs); stores without one resolve at once. */
+  whenSettled?(timeoutMs: number): Promise<StoreMode>;
   close(): Promise<void>;
 }
