@@ -62,7 +62,8 @@ interface Exchange {
   done: Promise<RawReply>;
 }
 
-function open(port: number, waitMs: number): Exchange {
+/** Opens a connection and collects the answer; `take` may hold back or rewrite what arrives (interim answers). */
+function open(port: number, waitMs: number, take: (chunk: Buffer) => Buffer = (c) => c): Exchange {
   const started = Date.now();
   const socket = connect({ port, host: '127.0.0.1' });
   const chunks: Buffer[] = [];
@@ -77,7 +78,7 @@ function open(port: number, waitMs: number): Exchange {
       resolve({ ...parseResponse(Buffer.concat(chunks)), closed, error, elapsedMs: Date.now() - started });
     };
     const timer = setTimeout(() => finish(false), waitMs);
-    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('data', (c: Buffer) => chunks.push(take(c)));
     socket.on('error', (e: NodeJS.ErrnoException) => { error = e.code ?? e.message; });
     socket.on('close', () => finish(true));
   });
@@ -132,32 +133,22 @@ export async function trickle(port: number, head: Buffer | string, rest: Buffer 
  * interim `100 Continue` arrived. Reports whether it did, and the final answer (at most waitMs).
  */
 export async function expectContinue(port: number, head: Buffer | string, body: Buffer | string, waitMs = 5000): Promise<RawReply & { continued: boolean }> {
-  const started = Date.now();
-  const socket = connect({ port, host: '127.0.0.1' });
-  let buffered = Buffer.alloc(0);
+  let pending: Buffer | undefined = Buffer.alloc(0);
   let continued = false;
-  let error: string | undefined;
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (closed: boolean) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({ ...parseResponse(buffered), closed, error, elapsedMs: Date.now() - started, continued });
-    };
-    const timer = setTimeout(() => finish(false), waitMs);
-    socket.on('data', (c: Buffer) => {
-      buffered = Buffer.concat([buffered, c]);
-      const end = buffered.indexOf('\r\n\r\n');
-      if (!continued && end >= 0 && /^HTTP\/1\.1 100 /.test(buffered.subarray(0, end).toString('latin1'))) {
-        continued = true;
-        buffered = buffered.subarray(end + 4);
-        socket.write(body);
-      }
-    });
-    socket.on('error', (e: NodeJS.ErrnoException) => { error = e.code ?? e.message; });
-    socket.on('close', () => finish(true));
-    socket.write(head);
+  // Until the first answer's head is complete it is held back: a 100 Continue is dropped (and
+  // the body sent), any other answer is passed on whole.
+  const x: Exchange = open(port, waitMs, (c) => {
+    if (pending === undefined) return c;
+    pending = Buffer.concat([pending, c]);
+    const end = pending.indexOf('\r\n\r\n');
+    if (end < 0) return Buffer.alloc(0);
+    const first = pending;
+    pending = undefined;
+    if (!/^HTTP\/1\.1 100 /.test(first.subarray(0, end).toString('latin1'))) return first;
+    continued = true;
+    x.socket.write(body);
+    return first.subarray(end + 4);
   });
+  x.socket.write(head);
+  return { ...(await x.done), continued };
 }
