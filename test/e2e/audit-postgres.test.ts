@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AuditRow, LIMITED, PURPOSE, auditPartnersFile, auditRows } from '../support/audit-db';
 import { Harness, startHarness } from '../support/harness';
 import { PostgresProcess, startPostgres } from '../../tools/process-kit/postgres-server';
+import { fetchToken } from '../support/oauth';
 import { DEMO, DEMO_KYC_ONLY, signedQuery, txnId } from '../support/signing';
 
 describe('audit trail on PostgreSQL: one record per answered verification (CONTRACT §9)', () => {
@@ -135,6 +136,31 @@ describe('audit trail on PostgreSQL: one record per answered verification (CONTR
     ]);
     const onlyKyc = await gql(`query($m: [String!]!) { verifyCustomers(msisdns: $m) { msisdn kyc { isValid } } }`, { m: ['255712000003'] });
     expect(onlyKyc.rows.map((x) => x.operation)).toEqual(['kyc']);
+  });
+
+  it('CAMARA: one record per answered call (interface camara, registry purpose), none for a number that is not ours', async () => {
+    const token = await fetchToken(h.url, { clientId: DEMO.apiKey, clientSecret: DEMO.secret });
+    const camara = async (path: string, body: object) => {
+      const correlator = randomUUID();
+      const res = await fetch(`${h.url}${path}`, {
+        method: 'POST', body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-correlator': correlator },
+      });
+      return { status: res.status, rows: await rowsOf(correlator) };
+    };
+    const check = await camara('/sim-swap/v2/check', { phoneNumber: '+255712000006', maxAge: 240 });
+    expect(check.status).toBe(200);
+    expect(check.rows).toHaveLength(1);
+    expect(check.rows[0]).toMatchObject({
+      partner: 'demo-bank', interface: 'camara', operation: 'check', msisdn: '255712000006', code: '00000', http_status: 200,
+      txn_id: null, purpose: PURPOSE, replayed: false,
+    });
+    const unknown = await camara('/kyc-tenure/v0.2/check-tenure', { phoneNumber: '+255712999999', tenureDate: '2024-01-01' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.rows.map((x) => `${x.interface} ${x.operation} ${x.msisdn} ${x.http_status}`)).toEqual(['camara check-tenure 255712999999 404']);
+    const foreign = await camara('/sim-swap/v2/retrieve-date', { phoneNumber: '+4915112345678' });
+    expect(foreign.status).toBe(422);
+    expect(foreign.rows).toEqual([]);
   });
 
   it('readiness names the audit store', async () => {
