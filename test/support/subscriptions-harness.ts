@@ -18,6 +18,8 @@ export const FAST_WEBHOOKS: Record<string, string> = {
   // Few worker slots, so that a hung sink would take them all without the per-sink limit.
   WEBHOOK_CONCURRENCY: '4',
   WEBHOOK_SINK_CONCURRENCY: '2',
+  // A job in flight when its worker died or lost Redis is retaken within seconds.
+  WEBHOOK_LOCK_MS: '2000',
 };
 
 /** A reply whose body is a Subscription (or an ErrorInfo: then `id` is absent). */

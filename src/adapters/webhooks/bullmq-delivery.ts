@@ -52,6 +52,8 @@ export interface BullDeliveryDeps {
   /** Jobs one instance works on at once, across sinks. */
   concurrency: number;
   sinkConcurrency: number;
+  /** WEBHOOK_LOCK_MS: BullMQ's job lock; a stalled job (dead worker) is re-queued after it lapses. */
+  lockMs: number;
   metrics: WebhookMetrics;
   logger: Logger;
 }
@@ -83,6 +85,8 @@ export class BullDelivery implements EventDelivery {
       connection: this.connections[1],
       prefix,
       concurrency: deps.concurrency,
+      lockDuration: deps.lockMs,
+      stalledInterval: deps.lockMs,
       settings: {
         backoffStrategy: (attemptsMade: number, _type?: string, _err?: Error, job?: { data: WebhookJob }) => {
           const remaining = job ? job.data.acceptedMs + deps.retry.windowMs - Date.now() : deps.retry.windowMs;

@@ -29,7 +29,8 @@ export function createSubscriptionAdapters(config: Config, deps: { logger: Logge
     store = new RedisSubscriptionStore(client, config.REDIS_KEY_PREFIX);
     delivery = new BullDelivery({
       connection: { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, keyPrefix: config.REDIS_KEY_PREFIX },
-      send, retry, concurrency: config.WEBHOOK_CONCURRENCY, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY, ...deps,
+      send, retry, concurrency: config.WEBHOOK_CONCURRENCY, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY,
+      lockMs: config.WEBHOOK_LOCK_MS, ...deps,
     });
   } else {
     store = new MemorySubscriptionStore();
