@@ -18,7 +18,7 @@ export interface SubscriptionRequest {
   maxEvents?: number;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i;
 const MAX_TEXT = 4096;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -36,10 +36,15 @@ function text(body: Record<string, unknown>, name: string, at: string): string {
 }
 
 export function parseDateTime(value: unknown, name: string): number {
-  if (typeof value !== 'string' || !RFC3339.test(value)) throw new BadRequestError(`${name} must be an RFC 3339 date-time with a time zone`);
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new BadRequestError(`${name} must be a real date-time`);
-  return ms;
+  const m = typeof value === 'string' ? RFC3339.exec(value) : null;
+  if (!m) throw new BadRequestError(`${name} must be an RFC 3339 date-time with a time zone`);
+  const [y, mo, d, h, mi, s, oh, om] = [m[1], m[2], m[3], m[4], m[5], m[6], m[9] ?? '0', m[10] ?? '0'].map(Number);
+  // Date.parse rolls 30 February over into March: check the fields themselves.
+  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth || h > 23 || mi > 59 || s > 60 || oh > 23 || om > 59) {
+    throw new BadRequestError(`${name} must be a real date-time`);
+  }
+  return Date.parse(value as string);
 }
 
 function credential(value: unknown): SinkCredential {
