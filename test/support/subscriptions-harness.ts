@@ -1,5 +1,6 @@
 import { CamaraHarness, startCamaraHarness } from './camara-harness';
 import { Reply } from './harness';
+import { Simulator } from '../../src/simulator/simulator';
 
 export const EVENTS_TOKEN = 'test-events-token-0123456789';
 export const SUBS = '/sim-swap-subscriptions/v0.3/subscriptions';
@@ -51,8 +52,8 @@ export async function swapAt(baseUrl: string, msisdn: string): Promise<number> {
   return res.status;
 }
 
-export async function startSubsHarness(env: Record<string, string> = {}): Promise<SubsHarness> {
-  const c = await startCamaraHarness({ env: { ...FAST_WEBHOOKS, ...env } });
+export async function startSubsHarness(env: Record<string, string> = {}, simulator?: Simulator): Promise<SubsHarness> {
+  const c = await startCamaraHarness({ env: { ...FAST_WEBHOOKS, ...env }, ...(simulator ? { simulator } : {}) });
   const subsToken = await c.tokens.twoLegged();
   return {
     ...c, subsToken,
