@@ -1,3 +1,4 @@
+import { RedisClusterProcess, startRedisCluster } from '../support/redis-cluster';
 import { RedisProcess, startRedis } from '../support/redis-server';
 import { SinkServer, startSink } from '../support/sink-server';
 import { ENDED, SUBS, SWAPPED, SubsHarness, startSubsHarness, subscriptionBody } from '../support/subscriptions-harness';
@@ -11,15 +12,24 @@ function expectValidEvent(body: unknown): void {
   expect(cloudEventErrors(body)).toEqual([]);
 }
 
-describe.each(['redis', 'memory'] as const)('subscriptions deliver CloudEvents (state in %s)', (state) => {
-  let redis: RedisProcess | undefined;
+describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver CloudEvents (state in %s)', (state) => {
+  let redis: RedisProcess | RedisClusterProcess | undefined;
   let h: SubsHarness;
   let sinkA: SinkServer;
   let sinkB: SinkServer;
 
   beforeAll(async () => {
-    if (state === 'redis') redis = await startRedis();
-    h = await startSubsHarness(redis ? { REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'deliv:' } : {});
+    if (state === 'redis') {
+      const r = await startRedis();
+      redis = r;
+      h = await startSubsHarness({ REDIS_URL: r.url, REDIS_KEY_PREFIX: 'deliv:' });
+    } else if (state === 'cluster') {
+      const c = await startRedisCluster();
+      redis = c;
+      h = await startSubsHarness({ REDIS_CLUSTER_NODES: c.nodes, REDIS_KEY_PREFIX: 'deliv:' });
+    } else {
+      h = await startSubsHarness();
+    }
   });
   afterAll(async () => {
     await h.close();
