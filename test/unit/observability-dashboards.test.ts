@@ -25,14 +25,14 @@ async function knownSeries(): Promise<Set<string>> {
   const metrics = new PrometheusMetrics();
   new PrometheusWebhookMetrics(metrics.registry);
   for (const [, name, kind] of (await metrics.registry.metrics()).matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
-    names.add(name as string);
+    names.add(name);
     if (kind === 'histogram') for (const s of ['_bucket', '_sum', '_count']) names.add(`${name}${s}`);
   }
-  for (const [, record] of RULES.matchAll(/- record: (\S+)/g)) names.add(record as string);
+  for (const [, record] of RULES.matchAll(/- record: (\S+)/g)) names.add(record);
   return names;
 }
 
-const seriesIn = (expr: string) => [...expr.matchAll(/\b((?:verify|process|nodejs)_\w+|job\w*:\w+:\w+|up)(?=\{|\b)/g)].map((m) => m[1] as string);
+const seriesIn = (expr: string) => [...expr.matchAll(/\b((?:verify|process|nodejs)_\w+|job\w*:\w+:\w+|up)(?=\{|\b)/g)].map((m) => m[1]);
 
 describe('Grafana dashboards', () => {
   it('regenerating them from grafana/src gives exactly the committed JSON', () => {
@@ -54,7 +54,7 @@ describe('Grafana dashboards', () => {
     expect(panels.length).toBeGreaterThan(20);
     for (const p of panels) {
       expect({ panel: p.title, description: (p.description ?? '').length >= 40 }).toEqual({ panel: p.title, description: true });
-      expect({ panel: p.title, unit: p.fieldConfig?.defaults?.unit }).toEqual({ panel: p.title, unit: expect.stringMatching(/.+/) });
+      expect({ panel: p.title, unit: p.fieldConfig?.defaults?.unit }).toEqual({ panel: p.title, unit: expect.stringMatching(/.+/) as unknown });
       expect(p.datasource).toEqual({ type: 'prometheus', uid: '${datasource}' });
       expect(p.targets?.length).toBeGreaterThan(0);
       for (const t of p.targets ?? []) expect(t.datasource.uid).toBe('${datasource}');
@@ -86,7 +86,7 @@ describe('Grafana dashboards', () => {
 
   it('leaves rules.yml naming only series that exist', async () => {
     const known = await knownSeries();
-    const named = [...RULES.matchAll(/expr: ([^\n]+(?:\n {10}[^\n]+)*)/g)].flatMap(([, expr]) => seriesIn(expr as string));
+    const named = [...RULES.matchAll(/expr: ([^\n]+(?:\n {10}[^\n]+)*)/g)].flatMap(([, expr]) => seriesIn(expr));
     expect(new Set(named).size).toBeGreaterThan(15);
     for (const name of named) expect({ name, known: known.has(name) }).toEqual({ name, known: true });
   });
