@@ -14,10 +14,10 @@ function record(over: Partial<SubscriptionRecord> = {}): SubscriptionRecord {
 export function describeSubscriptionStoreContract(name: string, make: () => Promise<{ store: SubscriptionStore; close(): Promise<void> }>): void {
   describe(`subscription store contract: ${name}`, () => {
     let store: SubscriptionStore;
-    let made: { close(): Promise<void> };
+    let made: { store: SubscriptionStore; close(): Promise<void> };
     beforeEach(async () => {
       made = await make();
-      store = (made as { store: SubscriptionStore }).store;
+      store = made.store;
     });
     afterEach(async () => made.close());
 
