@@ -105,6 +105,40 @@ describe('Redis restarted mid-backlog (append-only file)', () => {
   });
 });
 
+describe('a swap reported while Redis is down', () => {
+  let redis: RedisProcess;
+  let h: SubsHarness;
+  let sink: SinkServer;
+
+  beforeAll(async () => {
+    redis = await startRedis(['--appendonly', 'yes', '--appendfsync', 'always']);
+    sink = await startSink();
+    h = await startSubsHarness({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'down:' });
+  });
+  afterAll(async () => {
+    await h.close();
+    await sink.close();
+    await redis.stop();
+  });
+
+  test('is not acknowledged (503, so the reporter retries); the retry after Redis returns is delivered', async () => {
+    const s = await h.subscribe(subscriptionBody(`${sink.url}/down`, PHONE));
+    expect(s.status).toBe(201);
+    await redis.stop();
+    expect(await h.swap(MSISDN)).toBe(503);
+    await redis.restart();
+    let status = 0;
+    const deadline = Date.now() + 10_000;
+    while (status !== 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      status = await h.swap(MSISDN);
+    }
+    expect(status).toBe(200);
+    const [got] = await sink.waitFor((d) => d.length >= 1);
+    expect(got.body.data.subscriptionId).toBe(s.body.id);
+  });
+});
+
 describe('two instances on one Redis', () => {
   let redis: RedisProcess;
   let a: SubsHarness;

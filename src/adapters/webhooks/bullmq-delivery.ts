@@ -1,5 +1,6 @@
 import { DelayedError, Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Cluster, Redis } from 'ioredis';
+import { UpstreamUnavailableError } from '../../domain/errors';
 import { EventDelivery } from '../../domain/ports/event-delivery';
 import { WebhookMetrics, WebhookQueueStats } from '../../domain/ports/webhook-metrics';
 import { Delivery } from '../../domain/subscriptions/subscription';
@@ -108,6 +109,15 @@ export class BullDelivery implements EventDelivery {
 
   async enqueue(deliveries: Delivery[]): Promise<void> {
     const acceptedMs = Date.now();
+    try {
+      await this.addAll(deliveries, acceptedMs);
+    } catch {
+      // Not stored: the caller must not acknowledge the swap (503; the reporter retries).
+      throw new UpstreamUnavailableError('webhook queue unavailable');
+    }
+  }
+
+  private async addAll(deliveries: Delivery[], acceptedMs: number): Promise<void> {
     await this.queue.addBulk(deliveries.map((d) => ({
       name: d.event.type,
       data: { ...d, acceptedMs },
