@@ -9,7 +9,7 @@ import { WellKnownRoutesDeps, wellKnownRoutes } from './transport/oauth/well-kno
 import { correlator } from './transport/rest/correlator';
 import { errorMiddleware, notFound } from './transport/rest/error-middleware';
 import { EventsRoutesDeps, eventsRoutes } from './transport/rest/events-routes';
-import { openapiRoute } from './transport/rest/openapi-route';
+import { CAMARA_OPENAPI_PATH, defaultCamaraOpenapiFile, openapiRoute } from './transport/rest/openapi-route';
 import { OpsRoutesDeps, opsRoutes } from './transport/rest/ops-routes';
 import { RequestMetrics, requestLog } from './transport/rest/request-log';
 import { VerificationRoutesDeps, verificationRoutes } from './transport/rest/verification-routes';
@@ -49,6 +49,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.subscriptions) app.use(subscriptionRoutes({ ...deps.subscriptions, tokens: deps.accessTokens }));
   app.use(opsRoutes(deps.ops));
   app.use(openapiRoute());
+  app.use(openapiRoute(defaultCamaraOpenapiFile(), CAMARA_OPENAPI_PATH));
   app.use(eventsRoutes(deps.events));
   if (deps.oauth) {
     app.use(tokenRoute(deps.oauth.token));

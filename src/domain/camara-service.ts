@@ -30,16 +30,21 @@ export const CAMARA_PARTNER_OPERATION: Record<CamaraOperation, Operation> = {
 
 export type ContractType = 'PAYG' | 'PAYM' | 'Business';
 
-export interface SimChange {
+/** Every answer names the normalised msisdn it is about (for the request log and audit), never echoed to the caller. */
+interface Subject {
+  msisdn: string;
+}
+
+export interface SimChange extends Subject {
   /** The latest swap, else the current SIM's activation (ms); null when unknown or beyond the monitored period. */
   latestSimChangeMs: number | null;
   /** Days the operator keeps SIM changes, present when latestSimChangeMs is null because the change is older. */
   monitoredPeriodDays?: number;
 }
 
-export interface SimSwapCheck { swapped: boolean }
+export interface SimSwapCheck extends Subject { swapped: boolean }
 
-export interface TenureCheck {
+export interface TenureCheck extends Subject {
   tenureDateCheck: boolean;
   contractType: ContractType;
 }
@@ -88,9 +93,9 @@ export class CamaraService {
     const latest = await this.latestSimChange(msisdn);
     const days = this.deps.settings.monitoredDays;
     if (latest !== null && days !== undefined && this.deps.clock.nowMs() - latest > days * DAY_MS) {
-      return { latestSimChangeMs: null, monitoredPeriodDays: days };
+      return { msisdn, latestSimChangeMs: null, monitoredPeriodDays: days };
     }
-    return { latestSimChangeMs: latest };
+    return { msisdn, latestSimChangeMs: latest };
   }
 
   async check(grant: AccessGrant, body: unknown): Promise<SimSwapCheck> {
@@ -106,7 +111,7 @@ export class CamaraService {
     const msisdn = await this.subject(grant, input.phoneNumber, 'check');
     const latest = await this.latestSimChange(msisdn);
     // A new SIM activation (a new line, never swapped since) counts as a swap (sim-swap.yaml).
-    return { swapped: latest !== null && this.deps.clock.nowMs() - latest <= maxAgeHours * HOUR_MS };
+    return { msisdn, swapped: latest !== null && this.deps.clock.nowMs() - latest <= maxAgeHours * HOUR_MS };
   }
 
   async checkTenure(grant: AccessGrant, body: unknown): Promise<TenureCheck> {
@@ -118,6 +123,7 @@ export class CamaraService {
     const rec = this.subscriber(await this.deps.verification.hlrFactsWithTenure(msisdn));
     const since = rec.activatedAtMs ?? null;
     return {
+      msisdn,
       tenureDateCheck: since !== null && since <= calendar.startOfDayMs(input.tenureDate),
       contractType: contractTypeOf(rec.paymentType),
     };

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { CamaraHarness, startCamaraHarness } from '../support/camara-harness';
 import { camaraResponseErrors } from '../support/camara-spec';
 import { Reply } from '../support/harness';
+import { captureLogs } from '../support/log-capture';
+import { generateSigningJwk } from '../support/oauth';
 import { DEMO, signedQuery, txnId } from '../support/signing';
 
 /*
@@ -207,5 +209,78 @@ describe('the CAMARA response checker', () => {
     ['a text/html content type', CHECK, 200, { swapped: true }, h({ 'content-type': 'text/html' })],
   ])('rejects %s', (_name, path, status, body, headers) => {
     expect(camaraResponseErrors('post', path, status, headers ?? h(), body).length).toBeGreaterThan(0);
+  });
+});
+
+describe('CAMARA routes: hostile and faulty tokens', () => {
+  let c: CamaraHarness;
+  const JWKS_TIMEOUT_MS = 400;
+  beforeAll(async () => {
+    c = await startCamaraHarness({ env: { OAUTH_JWKS_TIMEOUT_MS: String(JWKS_TIMEOUT_MS), OAUTH_JWKS_COOLDOWN_S: '0', OAUTH_VERIFIED_CACHE_MAX: '0' } });
+  });
+  afterAll(() => c?.close());
+
+  const body = { phoneNumber: '+255712000001' };
+  const claims = { client_id: 'demo-key', scope: 'sim-swap' };
+
+  it.each<[string, () => Promise<string>]>([
+    ['alg none', () => c.tokens.issuer.mint(claims, { alg: 'none' })],
+    ['HS256 keyed with the public key where an EC key is expected', () => c.tokens.issuer.mint(claims, { alg: 'HS256' })],
+    ['a wrong iss', () => c.tokens.issuer.mint({ ...claims, iss: 'https://evil.example' })],
+    ['a wrong aud', () => c.tokens.issuer.mint({ ...claims, aud: 'someone-else' })],
+    ['an expired token', () => c.tokens.expired()],
+    ['a token not yet valid', () => c.tokens.issuer.mint({ ...claims, nbf: Math.floor(Date.now() / 1000) + 3600 })],
+    ['no client_id', () => c.tokens.issuer.mint({ scope: 'sim-swap', client_id: undefined })],
+    ['an unknown client_id', () => c.tokens.issuer.mint({ ...claims, client_id: 'nobody' })],
+  ])('%s gets 401 UNAUTHENTICATED as ErrorInfo', async (_name, token) => {
+    expectErrorInfo(await c.call(CHECK, body, { token: await token() }), 401, 'UNAUTHENTICATED');
+  });
+
+  it('an unknown kid refetches the JWKS once, then 401; a rotated-in key is accepted after that refetch', async () => {
+    const before = c.tokens.issuer.fetches();
+    const stranger = await generateSigningJwk('ES256');
+    expectErrorInfo(await c.call(CHECK, body, { token: await c.tokens.issuer.mint(claims, { key: stranger }) }), 401, 'UNAUTHENTICATED');
+    expect(c.tokens.issuer.fetches() - before).toBeLessThanOrEqual(1);
+    await c.tokens.issuer.rotate();
+    expect((await c.call(CHECK, body, { token: await c.tokens.issuer.mint(claims) })).status).toBe(200);
+  });
+
+  it('with the JWKS endpoint down or slow, known keys still work and an unknown kid is 401 within the JWKS timeout', async () => {
+    const known = await c.tokens.issuer.mint(claims);
+    expect((await c.call(CHECK, body, { token: known })).status).toBe(200);
+    const stranger = await generateSigningJwk('ES256');
+    for (const fault of [{ down: true }, { delayMs: 5000 }]) {
+      c.tokens.issuer.setFault(fault);
+      try {
+        expect((await c.call(CHECK, body, { token: await c.tokens.issuer.mint(claims) })).status).toBe(200);
+        const started = Date.now();
+        const r = await c.call(CHECK, body, { token: await c.tokens.issuer.mint(claims, { key: stranger }) });
+        expect(r.status).toBeLessThan(500);
+        expectErrorInfo(r, 401, 'UNAUTHENTICATED');
+        expect(Date.now() - started).toBeLessThan(JWKS_TIMEOUT_MS + 1500);
+      } finally {
+        c.tokens.issuer.setFault({});
+      }
+    }
+  });
+});
+
+describe('CAMARA routes: the request log', () => {
+  it('one line per request with interface camara, partner, masked msisdn and correlator; never the token or the full number', async () => {
+    const logs = captureLogs('info');
+    const c = await startCamaraHarness({ logger: logs.logger });
+    try {
+      await c.call(CHECK, { phoneNumber: '+255712000006' }, { headers: { 'x-correlator': 'log-check-1' } });
+      await c.call(TENURE, { phoneNumber: '+255712999999', tenureDate: '2020-01-01' }, { headers: { 'x-correlator': 'log-check-2' } });
+      const line = logs.lines().find((l) => l.correlator === 'log-check-1');
+      expect(line).toMatchObject({ interface: 'camara', partner: 'demo-bank', operation: 'sim_swap', msisdn: '2557*****006', code: '00000', status: 200 });
+      expect(logs.lines().find((l) => l.correlator === 'log-check-2')).toMatchObject({ interface: 'camara', operation: 'kyc', code: '11111', status: 404 });
+      const all = logs.raw().join('\n');
+      expect(all).not.toContain(c.token);
+      expect(all).not.toContain('255712000006');
+      expect(all).not.toContain('255712999999');
+    } finally {
+      await c.close();
+    }
   });
 });

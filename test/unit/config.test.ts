@@ -29,6 +29,44 @@ describe('configuration (CONTRACT §4)', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PARTNERS_FILE: is required in production/);
   });
 
+  describe('access tokens (CONTRACT §7)', () => {
+    const prod = { NODE_ENV: 'production', PARTNERS_FILE: '/etc/p.json', HLR_URL: 'http://h/hlr', SIM_URL: 'http://s/sim' };
+
+    it('defaults: built-in issuer on, one-hour tokens, no external issuer', () => {
+      expect(loadConfig({})).toMatchObject({ OAUTH_BUILTIN: true, OAUTH_TOKEN_TTL_S: 3600, OAUTH_JWKS_TIMEOUT_MS: 2000, OAUTH_CLOCK_TOLERANCE_S: 30 });
+      expect(loadConfig({}).OAUTH_ISSUER).toBeUndefined();
+    });
+
+    it('needs a signing key file and PUBLIC_URL for the built-in issuer in production', () => {
+      expect(() => loadConfig(prod)).toThrow(/OAUTH_SIGNING_KEY_FILE: is required in production/);
+      expect(() => loadConfig(prod)).toThrow(/PUBLIC_URL: is required in production/);
+      expect(() => loadConfig({ ...prod, OAUTH_SIGNING_KEY_FILE: '/k.json', PUBLIC_URL: 'https://api.example' })).not.toThrow();
+    });
+
+    it('needs OAUTH_ISSUER and OAUTH_JWKS_URL together', () => {
+      expect(() => loadConfig({ OAUTH_ISSUER: 'https://idp.example' })).toThrow(/OAUTH_JWKS_URL/);
+      expect(() => loadConfig({ OAUTH_JWKS_URL: 'https://idp.example/jwks' })).toThrow(/OAUTH_ISSUER/);
+    });
+
+    it('turns the built-in issuer off only with an external one', () => {
+      expect(() => loadConfig({ OAUTH_BUILTIN: 'false' })).toThrow(/OAUTH_BUILTIN/);
+      const external = { OAUTH_ISSUER: 'https://idp.example', OAUTH_JWKS_URL: 'https://idp.example/jwks' };
+      expect(loadConfig({ ...external, OAUTH_BUILTIN: 'false' }).OAUTH_BUILTIN).toBe(false);
+      expect(() => loadConfig({ ...prod, ...external, OAUTH_BUILTIN: 'false' })).not.toThrow();
+    });
+
+    it('wants an https JWKS URL in production', () => {
+      const env = { ...prod, OAUTH_BUILTIN: 'false', OAUTH_ISSUER: 'https://idp.example', OAUTH_JWKS_URL: 'http://idp.example/jwks' };
+      expect(() => loadConfig(env)).toThrow(/OAUTH_JWKS_URL: must be https in production/);
+    });
+
+    it.each([['OAUTH_TOKEN_TTL_S', '10'], ['OAUTH_JWKS_TIMEOUT_MS', '0'], ['PUBLIC_URL', 'api.example'], ['OAUTH_BUILTIN', 'yes']])(
+      'stops on a bad %s (%s)', (name, value) => {
+        expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));
+      },
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '' }).PORT).toBe(8080);
   });

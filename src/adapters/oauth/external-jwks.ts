@@ -6,7 +6,7 @@ export interface ExternalJwksOptions {
   timeoutMs: number;
   /** Keys older than this are refreshed in the background while they keep verifying. */
   maxAgeMs: number;
-  /** After a fetch (successful or not), an unknown kid triggers no new fetch for this long. */
+  /** After a fetch attempt (successful or not), neither an unknown kid nor staleness triggers another for this long. */
   cooldownMs: number;
   onRefreshError?: (err: Error) => void;
 }
@@ -39,7 +39,7 @@ export class ExternalJwks {
     if (!this.local) {
       await this.fetchUnlessCoolingDown();
       if (!this.local) throw new errors.JWKSInvalid('issuer keys unavailable');
-    } else if (Date.now() - this.fetchedAtMs >= this.opts.maxAgeMs) {
+    } else if (this.stale() && !this.pending && !this.coolingDown()) {
       this.refresh().catch(() => undefined); // reported through onRefreshError
     }
     try {
@@ -58,7 +58,16 @@ export class ExternalJwks {
       await this.pending.catch(() => undefined);
       return;
     }
-    if (Date.now() - this.attemptedAtMs >= this.opts.cooldownMs) await this.refresh();
+    if (!this.coolingDown()) await this.refresh();
+  }
+
+  private stale(): boolean {
+    return Date.now() - this.fetchedAtMs >= this.opts.maxAgeMs;
+  }
+
+  /** A fetch was attempted (whatever its outcome) less than the cooldown ago. */
+  private coolingDown(): boolean {
+    return Date.now() - this.attemptedAtMs < this.opts.cooldownMs;
   }
 
   /** Fetches the key set now (one fetch at a time); on failure the keys in force stay. */

@@ -19,11 +19,11 @@ export interface CamaraRoutesDeps {
 }
 
 /** The API roots of CONTRACT §7 and their operations. */
-export const CAMARA_PATHS: Record<string, CamaraOperation> = {
-  '/sim-swap/v2/retrieve-date': 'retrieve-date',
-  '/sim-swap/v2/check': 'check',
-  '/kyc-tenure/v0.2/check-tenure': 'check-tenure',
-};
+export const CAMARA_PATHS: ReadonlyMap<string, CamaraOperation> = new Map([
+  ['/sim-swap/v2/retrieve-date', 'retrieve-date'],
+  ['/sim-swap/v2/check', 'check'],
+  ['/kyc-tenure/v0.2/check-tenure', 'check-tenure'],
+]);
 const ROOTS = ['/sim-swap/v2', '/kyc-tenure/v0.2'];
 
 /** sim-swap.yaml / kyc-tenure.yaml XCorrelator. */
@@ -52,14 +52,19 @@ export function camaraRoutes(deps: CamaraRoutesDeps): [RequestHandler, ErrorRequ
     switch (operation) {
       case 'retrieve-date': {
         const r = await deps.camara.retrieveDate(grant, req.body);
+        res.locals.msisdn = r.msisdn;
         const out: Record<string, unknown> = { latestSimChange: r.latestSimChangeMs === null ? null : deps.formatDate(new Date(r.latestSimChangeMs)) };
         if (r.monitoredPeriodDays !== undefined) out.monitoredPeriod = r.monitoredPeriodDays;
         return ok(res, out);
       }
-      case 'check':
-        return ok(res, { swapped: (await deps.camara.check(grant, req.body)).swapped });
+      case 'check': {
+        const r = await deps.camara.check(grant, req.body);
+        res.locals.msisdn = r.msisdn;
+        return ok(res, { swapped: r.swapped });
+      }
       case 'check-tenure': {
         const r = await deps.camara.checkTenure(grant, req.body);
+        res.locals.msisdn = r.msisdn;
         return ok(res, { tenureDateCheck: r.tenureDateCheck, contractType: r.contractType });
       }
       default: {
@@ -71,7 +76,7 @@ export function camaraRoutes(deps: CamaraRoutesDeps): [RequestHandler, ErrorRequ
 
   const routes: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
     const key = routeKey(req.path);
-    const operation = CAMARA_PATHS[key];
+    const operation = CAMARA_PATHS.get(key);
     if (operation === undefined) {
       if (underRoot(key)) {
         res.locals.interface = 'camara';

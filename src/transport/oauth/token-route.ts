@@ -3,6 +3,7 @@ import { ClientCredentialsGrant } from '../../domain/client-credentials-grant';
 import { BadRequestError, DomainError, RateLimitedError } from '../../domain/errors';
 import { InvalidClientError, InvalidScopeError, UnsupportedGrantTypeError } from '../../domain/oauth-errors';
 import { Logger } from '../../observability/logger';
+import { MethodNotAllowedError } from '../rest/http-errors';
 
 export const TOKEN_PATH = '/oauth2/token';
 
@@ -47,7 +48,7 @@ export function tokenRoute(deps: TokenRouteDeps): Router {
     try {
       if (req.method !== 'POST') {
         res.setHeader('Allow', 'POST');
-        throw new MethodNotAllowed('the token endpoint takes POST');
+        throw new MethodNotAllowedError('the token endpoint takes POST');
       }
       if (!req.is('application/x-www-form-urlencoded')) throw new BadRequestError('Content-Type must be application/x-www-form-urlencoded');
       await readForm(req, res);
@@ -76,8 +77,6 @@ export function tokenRoute(deps: TokenRouteDeps): Router {
   router.all(TOKEN_PATH, handler);
   return router;
 }
-
-class MethodNotAllowed extends BadRequestError {}
 
 /** Form fields, each at most once (RFC 6749 §3.2: "parameters MUST NOT be included more than once"). */
 function formFields(body: unknown): Map<string, string> {
@@ -128,7 +127,7 @@ function formError(err: unknown): Error {
 }
 
 function failureOf(err: unknown): OAuthFailure {
-  if (err instanceof MethodNotAllowed) return { status: 405, error: 'invalid_request', description: err.reason };
+  if (err instanceof MethodNotAllowedError) return { status: 405, error: 'invalid_request', description: err.reason };
   if (err instanceof InvalidClientError) return { status: 401, error: 'invalid_client', description: err.reason };
   if (err instanceof InvalidScopeError) return { status: 400, error: 'invalid_scope', description: err.reason };
   if (err instanceof UnsupportedGrantTypeError) return { status: 400, error: 'unsupported_grant_type', description: err.reason };

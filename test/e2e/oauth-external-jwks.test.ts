@@ -1,0 +1,105 @@
+import { UnauthenticatedError } from '../../src/domain/errors';
+import { Harness, startHarness } from '../support/harness';
+import { TestIssuer, fetchToken, generateSigningJwk, startTestIssuer } from '../support/oauth';
+import { DEMO } from '../support/signing';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const creds = { clientId: DEMO.apiKey, clientSecret: DEMO.secret };
+
+/** Times a verification; resolves with its outcome rather than throwing. */
+async function timed(h: Harness, token: string): Promise<{ ms: number; ok: boolean; reason?: string }> {
+  const started = performance.now();
+  try {
+    await h.server.accessTokens.verify(token);
+    return { ms: performance.now() - started, ok: true };
+  } catch (err) {
+    expect(err).toBeInstanceOf(UnauthenticatedError);
+    return { ms: performance.now() - started, ok: false, reason: (err as UnauthenticatedError).reason };
+  }
+}
+
+describe('external issuer JWKS faults: no request waits past the fetch timeout', () => {
+  let idp: TestIssuer;
+  let h: Harness | undefined;
+  const TIMEOUT_MS = 300;
+  const start = (env: Record<string, string> = {}) => startHarness({
+    env: {
+      ...idp.env, OAUTH_JWKS_TIMEOUT_MS: String(TIMEOUT_MS), OAUTH_JWKS_COOLDOWN_S: '0', OAUTH_VERIFIED_CACHE_MAX: '0', ...env,
+    },
+  });
+  beforeEach(async () => { idp = await startTestIssuer(); });
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+    await idp.close();
+  });
+
+  it('JWKS down from the start: 401 fast, built-in tokens unaffected, external tokens work once it is back', async () => {
+    idp.setFault({ down: true });
+    h = await start();
+    const token = await idp.mint({ client_id: DEMO.apiKey, scope: 'sim-swap' });
+    const down = await timed(h, token);
+    expect(down).toMatchObject({ ok: false, reason: 'access token issuer keys unavailable' });
+    expect(down.ms).toBeLessThan(TIMEOUT_MS + 700);
+    await expect(h.server.accessTokens.verify(await fetchToken(h.url, creds))).resolves.toBeDefined();
+    idp.setFault({});
+    expect(await timed(h, token)).toMatchObject({ ok: true });
+  });
+
+  it('JWKS slow on first use: the request is answered 401 within the timeout', async () => {
+    idp.setFault({ delayMs: 5000 });
+    h = await start();
+    const r = await timed(h, await idp.mint({ client_id: DEMO.apiKey }));
+    expect(r.ok).toBe(false);
+    expect(r.ms).toBeLessThan(TIMEOUT_MS + 700);
+  });
+
+  it('keys already known keep verifying, without waiting, while the JWKS is down or slow past its max age', async () => {
+    h = await start({ OAUTH_JWKS_MAX_AGE_S: '1' });
+    expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }))).toMatchObject({ ok: true });
+    await sleep(1100); // the keys are now stale: each use triggers a background refresh
+    idp.setFault({ down: true });
+    for (let i = 0; i < 3; i++) expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }))).toMatchObject({ ok: true });
+    idp.setFault({ delayMs: 5000 });
+    const slow = await timed(h, await idp.mint({ client_id: DEMO.apiKey }));
+    expect(slow.ok).toBe(true);
+    expect(slow.ms).toBeLessThan(TIMEOUT_MS);
+  });
+
+  it('an unknown kid while the JWKS is slow waits at most the timeout, then 401; known kids do not wait', async () => {
+    h = await start();
+    expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }))).toMatchObject({ ok: true });
+    idp.setFault({ delayMs: 5000 });
+    const stranger = await generateSigningJwk('ES256', 'unknown-kid');
+    const [unknown, known] = await Promise.all([
+      timed(h, await idp.mint({ client_id: DEMO.apiKey }, { key: stranger })),
+      (async () => { await sleep(50); return timed(h, await idp.mint({ client_id: DEMO.apiKey })); })(),
+    ]);
+    expect(unknown.ok).toBe(false);
+    expect(unknown.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    expect(unknown.ms).toBeLessThan(TIMEOUT_MS + 700);
+    expect(known.ok).toBe(true);
+    expect(known.ms).toBeLessThan(TIMEOUT_MS);
+  });
+
+  it('unknown kids refetch at most once per cooldown', async () => {
+    h = await start({ OAUTH_JWKS_COOLDOWN_S: '1' });
+    expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }))).toMatchObject({ ok: true });
+    expect(idp.fetches()).toBe(1); // the start-up prefetch
+    await sleep(1100);
+    const stranger = await generateSigningJwk('ES256', 'unknown-kid');
+    for (let i = 0; i < 5; i++) {
+      expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }, { key: stranger }))).toMatchObject({ ok: false, reason: 'access token signing key unknown' });
+    }
+    expect(idp.fetches()).toBe(2);
+  });
+
+  it('a rotation at the issuer is picked up by the one refetch an unknown kid triggers', async () => {
+    h = await start({ OAUTH_JWKS_COOLDOWN_S: '0' });
+    expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }))).toMatchObject({ ok: true });
+    const before = idp.fetches();
+    await idp.rotate({ dropOld: true });
+    expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }))).toMatchObject({ ok: true });
+    expect(idp.fetches()).toBe(before + 1);
+  });
+});

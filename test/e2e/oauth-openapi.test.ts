@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { load } from 'js-yaml';
+import { Harness, startHarness } from '../support/harness';
+import { requestToken } from '../support/oauth';
+import { DEMO } from '../support/signing';
+
+const FILE = join(__dirname, '../../docs/openapi-camara.yaml');
+
+/** Our own description of the token endpoint and well-known documents, checked against real answers. */
+describe('docs/openapi-camara.yaml', () => {
+  let h: Harness;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'camara.json', ...(load(readFileSync(FILE, 'utf8')) as object) });
+  const check = (ref: string, body: unknown) => {
+    const validate = ajv.getSchema(`camara.json#/components/schemas/${ref}`);
+    if (!validate) throw new Error(`no schema ${ref}`);
+    expect({ valid: validate(body), errors: validate.errors ?? null }).toEqual({ valid: true, errors: null });
+  };
+  beforeAll(async () => { h = await startHarness(); });
+  afterAll(() => h.close());
+
+  it('is served as written at GET /openapi-camara.yaml', async () => {
+    const res = await fetch(`${h.url}/openapi-camara.yaml`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/yaml/);
+    expect(await res.text()).toBe(readFileSync(FILE, 'utf8'));
+  });
+
+  it('describes the token endpoint\'s success and every error it gives', async () => {
+    const ok = await requestToken(h.url, { clientId: DEMO.apiKey, clientSecret: DEMO.secret });
+    check('TokenResponse', ok.body);
+    for (const req of [{ clientId: DEMO.apiKey, clientSecret: 'x' }, { clientId: DEMO.apiKey, clientSecret: DEMO.secret, grantType: 'password' },
+      { clientId: DEMO.apiKey, clientSecret: DEMO.secret, scope: 'nope' }, { contentType: 'text/plain' }]) {
+      const r = await requestToken(h.url, req);
+      expect(r.status).toBeGreaterThanOrEqual(400);
+      check('OAuthError', r.body);
+    }
+  });
+
+  it('describes the JWKS and the metadata', async () => {
+    check('JwkSet', await (await fetch(`${h.url}/.well-known/jwks.json`)).json());
+    check('AuthorizationServerMetadata', await (await fetch(`${h.url}/.well-known/oauth-authorization-server`)).json());
+  });
+
+  it('lists every scope the service grants in the access token scheme', async () => {
+    const doc = load(readFileSync(FILE, 'utf8')) as { components: { securitySchemes: { accessToken: { flows: { clientCredentials: { scopes: object } } } } } };
+    const meta = await (await fetch(`${h.url}/.well-known/oauth-authorization-server`)).json() as { scopes_supported: string[] };
+    expect(Object.keys(doc.components.securitySchemes.accessToken.flows.clientCredentials.scopes).sort()).toEqual([...meta.scopes_supported].sort());
+  });
+});

@@ -1,0 +1,18 @@
+import { parseScope, scopesForOperations } from '../../src/domain/access-scopes';
+
+describe('CAMARA scopes per partner operation (CONTRACT §7)', () => {
+  it('sim_swap implies every SIM-swap and subscription scope; kyc the tenure scope', () => {
+    expect(scopesForOperations(new Set(['sim_swap']))).toEqual([
+      'sim-swap', 'sim-swap:check', 'sim-swap:retrieve-date',
+      'sim-swap-subscriptions:org.camaraproject.sim-swap-subscriptions.v0.swapped:create',
+      'sim-swap-subscriptions:read', 'sim-swap-subscriptions:delete',
+    ]);
+    expect(scopesForOperations(new Set(['kyc']))).toEqual(['kyc-tenure:check-tenure']);
+    expect(scopesForOperations(new Set())).toEqual([]);
+  });
+
+  it('parses RFC 6749 scope syntax only', () => {
+    expect(parseScope('a b:c')).toEqual(['a', 'b:c']);
+    for (const bad of ['', ' a', 'a ', 'a  b', 'a\tb', 'a"b', 'a\\b', 'é']) expect(parseScope(bad)).toBeUndefined();
+  });
+});

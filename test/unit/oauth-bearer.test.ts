@@ -1,0 +1,19 @@
+import { UnauthenticatedError } from '../../src/domain/errors';
+import { bearerToken, requireBearerToken } from '../../src/transport/http/bearer';
+
+describe('Authorization: Bearer (RFC 6750 §2.1, RFC 9110 §11.1)', () => {
+  it.each(['Bearer abc.def-_~+/=', 'bearer abc.def-_~+/=', 'BEARER abc.def-_~+/=', 'Bearer   abc.def-_~+/=  '])('reads %j', (h) => {
+    expect(bearerToken(h)).toBe('abc.def-_~+/=');
+  });
+
+  it.each([undefined, '', 'Bearer', 'Bearer ', 'Basic abc', 'Bearerabc', 'Bearer a b', 'Bearer a"b', 'Bearer =abc'])('finds no token in %j', (h) => {
+    expect(bearerToken(h)).toBeUndefined();
+  });
+
+  it('requireBearerToken throws UnauthenticatedError (401) saying what is wrong', () => {
+    expect(() => requireBearerToken(undefined)).toThrow(UnauthenticatedError);
+    expect(() => requireBearerToken(undefined)).toThrow('access token missing');
+    expect(() => requireBearerToken('Basic abc')).toThrow('Authorization is not a Bearer token');
+    expect(requireBearerToken('bearer t0k')).toBe('t0k');
+  });
+});

@@ -1,0 +1,44 @@
+import { VerifiedTokenCache } from '../../src/adapters/oauth/verified-token-cache';
+
+const claims = (expMs: number) => ({ clientId: 'c', scopes: ['sim-swap'], expMs });
+
+describe('verified token cache', () => {
+  it('keys by a hash, not the token', () => {
+    const key = VerifiedTokenCache.keyOf('header.payload.signature');
+    expect(key).not.toContain('payload');
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('never serves an entry past the token\'s exp, nor past its max age', () => {
+    const cache = new VerifiedTokenCache(10, 60_000);
+    cache.set('a', claims(10_000), 0);
+    expect(cache.get('a', 9_999)).toBeDefined();
+    expect(cache.get('a', 10_000)).toBeUndefined();
+    cache.set('b', claims(1_000_000), 0);
+    expect(cache.get('b', 59_999)).toBeDefined();
+    expect(cache.get('b', 60_000)).toBeUndefined();
+  });
+
+  it('does not store an already expired token', () => {
+    const cache = new VerifiedTokenCache(10, 60_000);
+    cache.set('a', claims(5), 10);
+    expect(cache.size).toBe(0);
+  });
+
+  it('stays within its bound, dropping the oldest entry', () => {
+    const cache = new VerifiedTokenCache(2, 60_000);
+    cache.set('a', claims(1e9), 0);
+    cache.set('b', claims(1e9), 0);
+    cache.set('c', claims(1e9), 0);
+    expect(cache.size).toBe(2);
+    expect(cache.get('a', 1)).toBeUndefined();
+    expect(cache.get('c', 1)).toBeDefined();
+  });
+
+  it('is off with 0 entries or 0 seconds', () => {
+    for (const c of [new VerifiedTokenCache(0, 60_000), new VerifiedTokenCache(10, 0)]) {
+      c.set('a', claims(1e9), 0);
+      expect(c.get('a', 1)).toBeUndefined();
+    }
+  });
+});
