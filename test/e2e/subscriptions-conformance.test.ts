@@ -1,4 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { load } from 'js-yaml';
 import { camaraFile, cloudEventErrors } from '../support/camara-spec';
 import { Reply } from '../support/harness';
 import { SinkServer, startSink } from '../support/sink-server';
@@ -299,6 +303,24 @@ describe('subscriptions: bad input is an ErrorInfo and stores nothing', () => {
     expectErrorInfo(await h.call(SUBS, undefined, { method: 'GET', token: createOnly }), 403, 'PERMISSION_DENIED');
     expectErrorInfo(await h.call(`${SUBS}/${s.body.id}`, undefined, { method: 'DELETE', token: readOnly }), 403, 'PERMISSION_DENIED');
     expect((await h.call(`${SUBS}/${s.body.id}`, undefined, { method: 'DELETE', token: h.subsToken })).status).toBe(204);
+  });
+
+  test('docs/openapi-camara.yaml describes the subscriptions and events the service gives', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'camara.json', ...(load(readFileSync(join(__dirname, '../../docs/openapi-camara.yaml'), 'utf8')) as object) });
+    const check = (ref: string, body: unknown) => {
+      const validate = ajv.getSchema(`camara.json#/components/schemas/${ref}`)!;
+      expect({ valid: validate(body), errors: validate.errors ?? null }).toEqual({ valid: true, errors: null });
+    };
+    const s = await h.subscribe(subscriptionBody(`${sink.url}/doc`, PHONE, {
+      sinkCredential: { credentialType: 'PLAIN', identifier: 'i', secret: 's' },
+    }, { subscriptionMaxEvents: 1, subscriptionExpireTime: '2099-01-01T00:00:00Z' }));
+    check('Subscription', s.body);
+    check('SubscriptionRequest', subscriptionBody(`${sink.url}/doc`, PHONE, { sinkCredential: { credentialType: 'PLAIN', identifier: 'i', secret: 's' } }));
+    expect(await h.swap('255712000001')).toBe(200);
+    const got = await sink.waitFor((d) => d.filter((e) => e.path === '/doc').length >= 2);
+    for (const e of got.filter((x) => x.path === '/doc')) check('CloudEvent', e.body);
   });
 
   test('unknown methods and paths under the API root are ErrorInfo', async () => {
