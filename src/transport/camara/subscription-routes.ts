@@ -65,7 +65,12 @@ export function subscriptionRoutes(deps: SubscriptionRoutesDeps): [RequestHandle
     res.locals.operation = 'sim_swap';
     const m = PATH.exec(req.path);
     if (!m) throw new RouteNotFoundError('no such resource');
-    const id = m[1] === undefined ? undefined : decodeURIComponent(m[1]);
+    let id: string | undefined;
+    try {
+      id = m[1] === undefined ? undefined : decodeURIComponent(m[1]);
+    } catch {
+      throw new BadRequestError('subscriptionId is not a valid URL path segment');
+    }
     const allowed = id === undefined ? ['GET', 'POST'] : ['GET', 'DELETE'];
     if (!allowed.includes(req.method)) {
       res.setHeader('Allow', allowed.join(', '));
