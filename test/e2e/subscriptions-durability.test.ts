@@ -173,3 +173,22 @@ describe('two instances on one Redis', () => {
     }
   });
 });
+
+describe('shutdown', () => {
+  test('SIGTERM with Redis gone: the process still exits within seconds', async () => {
+    const redis = await startRedis();
+    const p = await startServiceProcess({ ...FAST_WEBHOOKS, REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'stop:', SHUTDOWN_GRACE_MS: '1000' });
+    try {
+      await redis.stop();
+      const t0 = Date.now();
+      p.proc.kill('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const code = await Promise.race([p.exited, new Promise<string>((r) => { timer = setTimeout(() => r('still running'), 15_000); })]);
+      clearTimeout(timer);
+      expect(code).toBe(0);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+    } finally {
+      p.proc.kill('SIGKILL');
+    }
+  });
+});

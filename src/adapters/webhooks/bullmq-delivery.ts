@@ -53,6 +53,8 @@ export interface BullDeliveryDeps {
   /** Jobs one instance works on at once, across sinks. */
   concurrency: number;
   sinkConcurrency: number;
+  /** Longest wait on close for in-flight attempts and BullMQ's own shutdown. */
+  closeGraceMs: number;
   /** WEBHOOK_LOCK_MS: BullMQ's job lock; a stalled job (dead worker) is re-queued after it lapses. */
   lockMs: number;
   metrics: WebhookMetrics;
@@ -175,9 +177,25 @@ export class BullDelivery implements EventDelivery {
     return this.lastStats;
   }
 
+  /**
+   * Lets in-flight attempts finish (each bounded by its timeout), then cuts the connections:
+   * with Redis gone BullMQ's own close would wait for it forever. Jobs cut mid-attempt are
+   * retaken by another instance when their lock lapses.
+   */
   async close(): Promise<void> {
-    await this.worker.close();
-    await this.queue.close();
+    const graceful = (async () => {
+      await this.worker.close();
+      await this.queue.close();
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => { timer = setTimeout(resolve, this.deps.closeGraceMs); });
+    const finished = await Promise.race([graceful.then(() => true, () => true), deadline.then(() => false)]);
+    clearTimeout(timer);
+    if (!finished) {
+      // BullMQ's own (blocking) connections, which a cut-short close leaves reconnecting.
+      // Not awaited: with Redis gone these never settle; starting them is what cuts the sockets.
+      void Promise.allSettled([this.worker.disconnect(), this.queue.disconnect()]);
+    }
     for (const c of this.connections) c.disconnect();
   }
 }

@@ -30,7 +30,7 @@ export function createSubscriptionAdapters(config: Config, deps: { logger: Logge
     delivery = new BullDelivery({
       connection: { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, keyPrefix: config.REDIS_KEY_PREFIX },
       send, retry, concurrency: config.WEBHOOK_CONCURRENCY, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY,
-      lockMs: config.WEBHOOK_LOCK_MS, ...deps,
+      lockMs: config.WEBHOOK_LOCK_MS, closeGraceMs: config.WEBHOOK_TIMEOUT_MS + 2000, ...deps,
     });
   } else {
     store = new MemorySubscriptionStore();
