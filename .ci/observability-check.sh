@@ -94,6 +94,7 @@ SIM_URL_BASE="http://127.0.0.1:$PORT_SIM"
 SIMULATOR_PORT="$PORT_SIM" node dist/src/simulator/main.js >"$WORK/simulator.log" 2>&1 &
 PIDS+=($!)
 PORT="$PORT_A" HOST=127.0.0.1 LOG_LEVEL=warn PARTNERS_FILE="$WORK/partners.json" HLR_URL= SIM_URL= \
+  EVENTS_TOKEN=ci-events-token-0123456789 SINK_ALLOW_HTTP=true SINK_ALLOW_PRIVATE=true WEBHOOK_BACKOFF_BASE_MS=200 WEBHOOK_BACKOFF_MAX_MS=1000 \
   node dist/src/main.js >"$WORK/instance-a.log" 2>&1 &
 PIDS+=($!)
 wait_http "$SIM_URL_BASE/sim/subscribers/255712000001/sim" simulator

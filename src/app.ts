@@ -2,6 +2,7 @@ import express, { Express, RequestHandler } from 'express';
 import { AccessTokenVerifier } from './domain/ports/access-tokens';
 import { Logger } from './observability/logger';
 import { CamaraRoutesDeps, camaraRoutes } from './transport/camara/camara-routes';
+import { SubscriptionRoutesDeps, subscriptionRoutes } from './transport/camara/subscription-routes';
 import { TokenRouteDeps, tokenRoute } from './transport/oauth/token-route';
 import { WellKnownRoutesDeps, wellKnownRoutes } from './transport/oauth/well-known-routes';
 import { correlator } from './transport/rest/correlator';
@@ -25,6 +26,8 @@ export interface AppDeps {
   oauth?: { token: TokenRouteDeps; wellKnown: WellKnownRoutesDeps };
   /** The CAMARA operations (CONTRACT §7), their tokens verified by accessTokens; absent: not served. */
   camara?: Omit<CamaraRoutesDeps, 'tokens'>;
+  /** SIM Swap Subscriptions (CONTRACT §8); absent: not served. */
+  subscriptions?: Omit<SubscriptionRoutesDeps, 'tokens'>;
   /** Extra handlers mounted before the 404 (GraphQL). */
   extra?: RequestHandler[];
   /** Reverse proxies whose X-Forwarded-For is trusted for req.ip (TRUST_PROXY_HOPS); 0 or absent: none. */
@@ -43,6 +46,7 @@ export function createApp(deps: AppDeps): Express {
   // Partner operations first: they carry the load, and every router passed costs each request.
   app.use(verificationRoutes(deps.verification));
   if (deps.camara) app.use(camaraRoutes({ ...deps.camara, tokens: deps.accessTokens }));
+  if (deps.subscriptions) app.use(subscriptionRoutes({ ...deps.subscriptions, tokens: deps.accessTokens }));
   app.use(opsRoutes(deps.ops));
   app.use(openapiRoute());
   app.use(openapiRoute(defaultCamaraOpenapiFile(), CAMARA_OPENAPI_PATH));

@@ -5,6 +5,10 @@ import { createAccessTokens } from './adapters/oauth/create-access-tokens';
 import { FilePartnerRegistry } from './adapters/partners/file-partner-registry';
 import { AuditWriter, createAuditWriter } from './adapters/audit/create-audit-writer';
 import { createStateStore } from './adapters/state/create-state-store';
+import { createSubscriptionAdapters } from './adapters/webhooks/create-subscriptions';
+import { sinkAddressPolicy } from './adapters/webhooks/sink-address-policy';
+import { SubscriptionService } from './domain/subscriptions/subscription-service';
+import { PrometheusWebhookMetrics } from './observability/webhook-metrics';
 import { HlrHttpClient } from './adapters/upstream/hlr-http-client';
 import { SimHttpClient } from './adapters/upstream/sim-http-client';
 import { Config, readinessDelayMs } from './config/config';
@@ -148,12 +152,23 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       ...(config.SIM_SWAP_MONITORED_DAYS === undefined ? {} : { monitoredDays: config.SIM_SWAP_MONITORED_DAYS }),
     },
   });
+  const subs = createSubscriptionAdapters(config, { logger, metrics: new PrometheusWebhookMetrics(metrics.registry) });
+  const subscriptions = new SubscriptionService({
+    store: subs.store, delivery: subs.delivery, clock,
+    sinks: sinkAddressPolicy({ allowHttp: config.SINK_ALLOW_HTTP, allowPrivate: config.SINK_ALLOW_PRIVATE }),
+    plan: { countryCode: config.COUNTRY_CODE, nsnLength: config.NSN_LENGTH },
+  });
+  const sweeper = setInterval(() => {
+    subscriptions.sweepExpired().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'subscription expiry sweep failed; next sweep retries'));
+  }, config.SUBSCRIPTION_SWEEP_MS);
+  sweeper.unref();
   const app = createApp({
     logger,
     requestMetrics: metrics,
     verification: { service, authenticator, normalise, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, audit: auditRecorder },
-    events: { service, normalise, token: config.EVENTS_TOKEN, bodyLimitBytes: config.BODY_LIMIT_BYTES },
+    events: { service, normalise, token: config.EVENTS_TOKEN, bodyLimitBytes: config.BODY_LIMIT_BYTES, subscriptions },
     camara: { camara, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
+    subscriptions: { subscriptions, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
     accessTokens: oauth.verifier,
     ...(oauth.builtin ? {
       oauth: {
@@ -214,6 +229,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     clearInterval(ticker);
     hlr.upstream.shutdown();
     sim.upstream.shutdown();
+    clearInterval(sweeper);
+    await subs.close();
     await store.close();
     await simulator?.close();
   })());

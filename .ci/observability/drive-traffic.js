@@ -112,8 +112,38 @@ async function faultyTraffic(base, sim) {
   expect('kyc, HLR circuit open, nothing cached', await post(base, 'kyc', { msisdn: '255712000007' }), 503);
 }
 
+/**
+ * SIM swap subscriptions: a subscription whose sink is a path of the instance itself that
+ * answers 404, and one swap: delivery attempts fail and are retried (the webhook panels).
+ */
+async function webhookTraffic(base) {
+  const tokenRes = await fetch(`${base}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `grant_type=client_credentials&client_id=${DEMO.key}&client_secret=${DEMO.secret}`,
+  });
+  const { access_token: token } = await tokenRes.json();
+  const sub = await fetch(`${base}/sim-swap-subscriptions/v0.3/subscriptions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      protocol: 'HTTP', sink: `${base}/ci-webhook-sink`,
+      types: ['org.camaraproject.sim-swap-subscriptions.v0.swapped'],
+      config: { subscriptionDetail: { phoneNumber: '+255712000001' } },
+    }),
+  });
+  await sub.text();
+  expect('subscription', sub.status, 201);
+  const swap = await fetch(`${base}/internal/events/sim-swap`, {
+    method: 'POST', headers: { authorization: 'Bearer ci-events-token-0123456789', 'content-type': 'application/json' }, body: '{"msisdn":"255712000001"}',
+  });
+  await swap.text();
+  expect('swap event', swap.status, 200);
+}
+
 async function main() {
   await healthyTraffic(healthy);
+  await webhookTraffic(healthy);
   await faultyTraffic(faulty, simulator);
   process.stdout.write('traffic: done (successes, cache hits, 401/400/404/409/429, timeouts, stale answers, HLR breaker open)\n');
 }

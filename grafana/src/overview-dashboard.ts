@@ -6,6 +6,7 @@ import { processPanels } from './overview/process';
 import { serviceLevelPanels } from './overview/service-level';
 import { trafficPanels } from './overview/traffic';
 import { upstreamPanels } from './overview/upstreams';
+import { webhookPanels } from './overview/webhooks';
 import { DATASOURCE } from './panel-kit';
 
 const ROWS = [
@@ -13,6 +14,7 @@ const ROWS = [
   { title: 'Traffic: rate, errors, duration', panels: trafficPanels },
   { title: 'Upstreams: HLR and SIM management', panels: upstreamPanels },
   { title: 'Cache, txn_id, authentication, rate limits, state store', panels: partnerPanels },
+  { title: 'Webhooks: SIM swap subscriptions', panels: webhookPanels },
   { title: 'Process', panels: processPanels },
   // Last, so the panel ids of the rows above stay what links already point to.
   { title: 'Audit trail', panels: auditPanels },

@@ -5,6 +5,7 @@ import { callCommand } from './call-command';
 import { CREDENTIAL_OPTIONS, credentialsFrom, signedQuery } from './credentials';
 import { CliIo, processIo } from './io';
 import { partnersCommand } from './partners-command';
+import { webhooksCommand } from './webhooks-command';
 import { requireSupportedNode } from '../runtime-check';
 import { USAGE_USAGE, usageCommand } from './usage-command';
 
@@ -12,6 +13,7 @@ const USAGE = `usage: verify-customer <command>
   sign [--key K --secret S] [--timestamp T] [--hmac]     print a signed query string
   call kyc|sim_swap MSISDN [--url URL] [--key K --secret S] [--txn-id ID] [--max-age H] [--hmac]
   partners add NAME [--file PATH] [--operations kyc,sim_swap] [--hmac]
+  webhooks dead-letters [--json] | webhooks replay <jobId>... | --all
   ${AUDIT_USAGE}
   ${USAGE_USAGE}
 Options take a value as "--name value" or "--name=value"; --hmac takes none; --max-age (sim_swap) is 1-2400 hours.
@@ -45,6 +47,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         return await auditCommand(rest, io);
       case 'usage':
         return await usageCommand(rest, io);
+      case 'webhooks':
+        return await webhooksCommand(rest, io);
       case 'help':
       case '--help':
       case '-h':

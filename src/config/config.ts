@@ -129,6 +129,24 @@ export const configSchema = z.object({
   AUDIT_BUFFER_MAX: int(10, 1_000_000, 20_000),
   AUDIT_WRITE_TIMEOUT_MS: int(100, 60_000, 2000),
   AUDIT_RETRY_MS: int(50, 600_000, 1000),
+  /** CONTRACT §8 sink rules: plain http sinks, and sinks resolving to loopback/private/link-local addresses. */
+  SINK_ALLOW_HTTP: bool(false),
+  SINK_ALLOW_PRIVATE: bool(false),
+  /** How long an event is retried before it is dead-lettered. */
+  WEBHOOK_RETRY_WINDOW_S: int(1, 30 * 86_400, 86_400),
+  /** One delivery attempt, connect to last byte. */
+  WEBHOOK_TIMEOUT_MS: int(100, 60_000, 5000),
+  /** Deliveries in flight to one sink origin, per instance. */
+  WEBHOOK_SINK_CONCURRENCY: int(1, 1000, 4),
+  /** Deliveries in flight per instance, all sinks together. */
+  WEBHOOK_CONCURRENCY: int(1, 1000, 64),
+  /** Backoff: first retry after about this (jittered, doubling), never more than the max. */
+  WEBHOOK_BACKOFF_BASE_MS: int(10, 3_600_000, 1000),
+  WEBHOOK_BACKOFF_MAX_MS: int(10, 86_400_000, 3_600_000),
+  /** A delivery held by an instance that died (or lost Redis) mid-attempt is taken over after about this long. */
+  WEBHOOK_LOCK_MS: int(1000, 600_000, 30_000),
+  /** How often each instance ends subscriptions whose expiry has passed. */
+  SUBSCRIPTION_SWEEP_MS: int(50, 3_600_000, 1000),
 }).superRefine((c, ctx) => {
   if ((c.HLR_URL === undefined) !== (c.SIM_URL === undefined)) {
     ctx.addIssue({ code: 'custom', path: [c.HLR_URL ? 'SIM_URL' : 'HLR_URL'], message: 'HLR_URL and SIM_URL must be set together' });

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { defaultFixturesPath, loadFixtures } from './fixtures';
 import { createSimulator } from './simulator';
+import { swapReporter } from './swap-reporter';
 import { SimSubscriber } from './subscriber';
 import { requireSupportedNode } from '../runtime-check';
 
@@ -10,6 +11,9 @@ export interface SimulatorEnv {
   host: string;
   fixtures: string;
   synthetic: boolean;
+  /** SIMULATOR_EVENTS_URL and SIMULATOR_EVENTS_TOKEN: where admin-made swaps are reported (the service's events route). */
+  eventsUrl?: string;
+  eventsToken?: string;
 }
 
 /** Throws an Error naming the variable on a bad value: a typo must not silently run another setup. */
@@ -22,7 +26,12 @@ export function parseSimulatorEnv(env: NodeJS.ProcessEnv): SimulatorEnv {
   if (synthetic !== 'true' && synthetic !== 'false') {
     throw new Error(`SIMULATOR_SYNTHETIC must be "true" or "false" (got "${synthetic}")`);
   }
+  const eventsUrl = env.SIMULATOR_EVENTS_URL || undefined;
+  const eventsToken = env.SIMULATOR_EVENTS_TOKEN || undefined;
+  if (eventsUrl !== undefined && !/^https?:\/\/\S+$/.test(eventsUrl)) throw new Error(`SIMULATOR_EVENTS_URL must be an http(s) URL (got "${eventsUrl}")`);
+  if ((eventsUrl === undefined) !== (eventsToken === undefined)) throw new Error('SIMULATOR_EVENTS_URL and SIMULATOR_EVENTS_TOKEN must be set together');
   return {
+    ...(eventsUrl === undefined ? {} : { eventsUrl, eventsToken }),
     port: Number(port),
     host: env.SIMULATOR_HOST || '127.0.0.1',
     fixtures: env.SIMULATOR_FIXTURES ? path.resolve(env.SIMULATOR_FIXTURES) : defaultFixturesPath(),
@@ -43,7 +52,10 @@ async function main(): Promise<void> {
   } catch (err) {
     return fail(new Error(`SIMULATOR_FIXTURES: ${(err as Error).message}`));
   }
-  const sim = createSimulator({ subscribers, synthetic: env.synthetic });
+  const onSwap = env.eventsUrl && env.eventsToken
+    ? swapReporter(env.eventsUrl, env.eventsToken, (line) => process.stderr.write(`simulator: ${line}\n`))
+    : undefined;
+  const sim = createSimulator({ subscribers, synthetic: env.synthetic, ...(onSwap ? { onSwap } : {}) });
   let url: string;
   try {
     url = await sim.listen(env.port, env.host);

@@ -10,6 +10,8 @@ export interface SimulatorOptions {
   synthetic: boolean;
   /** Reference time for synthetic swap dates; defaults to creation time. */
   startedAt?: Date;
+  /** Told of every swap an admin upsert makes (a new, later lastSimSwapAt), as SIM management reports them. */
+  onSwap?: (msisdn: string) => void;
 }
 
 export interface Simulator {
@@ -36,6 +38,11 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
   const startedAt = opts.startedAt ?? new Date();
   const store = new Map<string, SimSubscriber>();
   for (const s of opts.subscribers) store.set(s.msisdn, parseSubscriber(s));
+  const noteSwap = (before: SimSubscriber | undefined, after: SimSubscriber): void => {
+    if (!opts.onSwap || after.lastSimSwapAt === null) return;
+    if (before?.lastSimSwapAt != null && Date.parse(before.lastSimSwapAt) >= Date.parse(after.lastSimSwapAt)) return;
+    opts.onSwap(after.msisdn);
+  };
   const faults: Record<SystemName, FaultState> = { hlr: new FaultState(), sim: new FaultState() };
   const counts: Record<SystemName, number> = { hlr: 0, sim: 0 };
   const timers = new Set<NodeJS.Timeout>();
@@ -79,6 +86,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
       // The path names the record; a msisdn in the body is optional and overridden.
       const s = tryParse(res, () => parseSubscriber({ ...body, msisdn: id }, { now: new Date() }));
       if (!s) return;
+      noteSwap(store.get(s.msisdn), s);
       store.set(s.msisdn, s);
       return send(res, 200, s);
     }
@@ -164,6 +172,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
     resetCalls,
     upsert(s) {
       const clean = parseSubscriber(s, { now: new Date() });
+      noteSwap(store.get(clean.msisdn), clean);
       store.set(clean.msisdn, clean);
     },
     setFault: (system, f) => faults[system].apply(f),

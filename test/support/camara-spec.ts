@@ -22,6 +22,7 @@ export function camaraSpecs(): OpenApiSpec[] {
   specs ??= [
     OpenApiSpec.load(camaraFile('sim-swap.yaml'), '/sim-swap/v2'),
     OpenApiSpec.load(camaraFile('kyc-tenure.yaml'), '/kyc-tenure/v0.2'),
+    OpenApiSpec.load(camaraFile('sim-swap-subscriptions.yaml'), '/sim-swap-subscriptions/v0.3'),
   ];
   return specs;
 }
@@ -50,9 +51,23 @@ const COMMONALITIES: Record<number, string[]> = {
   503: ['UNAVAILABLE'],
 };
 
+/**
+ * The subscriptions schema requires https sinks; the tests' sinks are plain http on loopback,
+ * which SINK_ALLOW_HTTP permits (CONTRACT §8). Only the scheme is relaxed for validation.
+ */
+function asHttpsSinks(body: unknown): unknown {
+  const fix = (v: unknown): unknown => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    const o = v as Record<string, unknown>;
+    return typeof o.sink === 'string' && o.sink.startsWith('http://') ? { ...o, sink: `https://${o.sink.slice(7)}` } : o;
+  };
+  return Array.isArray(body) ? body.map(fix) : fix(body);
+}
+
 /** Every problem with a CAMARA reply: against its operation's documented response, else ErrorInfo + Commonalities. */
-export function camaraResponseErrors(method: string, requestPath: string, status: number, headers: HeaderSource, body: unknown): string[] {
+export function camaraResponseErrors(method: string, requestPath: string, status: number, headers: HeaderSource, rawBody: unknown): string[] {
   const path = routeKey(requestPath);
+  const body = path.startsWith('/sim-swap-subscriptions/') ? asHttpsSinks(rawBody) : rawBody;
   const spec = camaraSpecFor(path);
   if (!spec) return [`${path} is under no CAMARA document`];
   const documented = spec.operation(method, path) ? spec.response(method, path, status) : undefined;
@@ -67,6 +82,15 @@ export function camaraResponseErrors(method: string, requestPath: string, status
   const correlator = headers.get('x-correlator');
   if (correlator !== null) errors.push(...spec.validate(spec.resolve('#/components/schemas/XCorrelator'), correlator, 'header x-correlator'));
   return errors;
+}
+
+/** Problems with a CloudEvent a sink received, against the subscriptions document's schema for its type. */
+export function cloudEventErrors(event: unknown): string[] {
+  const spec = camaraSpecFor('/sim-swap-subscriptions/v0.3')!;
+  const type = (event as { type?: unknown } | undefined)?.type;
+  const schema = type === 'org.camaraproject.sim-swap-subscriptions.v0.swapped' ? 'EventSimSwap'
+    : type === 'org.camaraproject.sim-swap-subscriptions.v0.subscription-ended' ? 'EventSubscriptionEnded' : 'CloudEvent';
+  return spec.validate(spec.resolve(`#/components/schemas/${schema}`), event, 'event');
 }
 
 /** Throws, naming every problem, when a CAMARA reply does not conform to the official documents. */

@@ -106,7 +106,11 @@ export class OpenApiSpec {
   operation(method: string, path: string): Schema | undefined {
     const p = this.docPath(path);
     if (p === undefined) return undefined;
-    const item = (this.doc.paths as Schema | undefined)?.[p] as Schema | undefined;
+    const paths = (this.doc.paths ?? {}) as Schema;
+    // An exact path first, else a templated one (`/subscriptions/{subscriptionId}`: one segment per parameter).
+    let item = paths[p] as Schema | undefined;
+    item ??= Object.entries(paths).find(([template]) => template.includes('{')
+      && new RegExp(`^${template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`).test(p))?.[1] as Schema | undefined;
     return item?.[method.toLowerCase()] as Schema | undefined;
   }
 

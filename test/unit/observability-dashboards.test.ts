@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:
 import { join } from 'node:path';
 import { PrometheusMetrics } from '../../src/observability/prometheus-metrics';
 import { stringMatching } from '../support/matchers';
+import { PrometheusWebhookMetrics } from '../../src/observability/webhook-metrics';
 
 const ROOT = join(__dirname, '..', '..');
 const DASHBOARDS = join(ROOT, 'grafana', 'provisioning', 'dashboards', 'verify-customer');
@@ -22,7 +23,9 @@ const panelsOf = (d: Dashboard) => d.panels.flatMap((p) => [p, ...(p.panels ?? [
 /** Every series name the service exports (histograms with their _bucket/_sum/_count), plus recordings and up. */
 async function knownSeries(): Promise<Set<string>> {
   const names = new Set<string>(['up']);
-  for (const [, name, kind] of (await new PrometheusMetrics().registry.metrics()).matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
+  const metrics = new PrometheusMetrics();
+  new PrometheusWebhookMetrics(metrics.registry);
+  for (const [, name, kind] of (await metrics.registry.metrics()).matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
     names.add(name);
     if (kind === 'histogram') for (const s of ['_bucket', '_sum', '_count']) names.add(`${name}${s}`);
   }

@@ -5,6 +5,9 @@ import {
   BadRequestError, ConflictError, DomainError, ForbiddenError, NotSubscriberError, PayloadTooLargeError,
   RateLimitedError, UnauthenticatedError, UpstreamUnavailableError,
 } from '../../domain/errors';
+import {
+  InvalidCredentialError, InvalidProtocolError, InvalidSinkError, InvalidTokenTypeError, SubscriptionNotFoundError,
+} from '../../domain/subscriptions/subscription-errors';
 import { MethodNotAllowedError, RouteNotFoundError } from '../rest/http-errors';
 
 /** CAMARA's error body (sim-swap.yaml, kyc-tenure.yaml `ErrorInfo`). */
@@ -44,6 +47,12 @@ export function camaraFailureOf(err: unknown): CamaraFailure {
     if (err.retryAfterS !== undefined) out.retryAfterS = err.retryAfterS;
     return out;
   };
+  // Subscriptions (sim-swap-subscriptions.yaml CreateSubscriptionBadRequest400, Generic404).
+  if (err instanceof InvalidProtocolError) return f(400, 'INVALID_PROTOCOL');
+  if (err instanceof InvalidCredentialError) return f(400, 'INVALID_CREDENTIAL');
+  if (err instanceof InvalidTokenTypeError) return f(400, 'INVALID_TOKEN');
+  if (err instanceof InvalidSinkError) return f(400, 'INVALID_SINK');
+  if (err instanceof SubscriptionNotFoundError) return f(404, 'NOT_FOUND');
   // Subclasses before the classes they share a status with.
   if (err instanceof OutOfRangeError) return f(400, 'OUT_OF_RANGE');
   if (err instanceof BadRequestError || err instanceof PayloadTooLargeError) return f(400, 'INVALID_ARGUMENT');

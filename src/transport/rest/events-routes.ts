@@ -13,6 +13,8 @@ export interface EventsRoutesDeps {
   /** Unset: the route does not exist (404). */
   token?: string;
   bodyLimitBytes: number;
+  /** Turns the swap into subscription events (CONTRACT §8); absent: eviction only. */
+  subscriptions?: { onSwap(msisdn: string): Promise<number> };
 }
 
 /** SIM-management's swap event (CONTRACT §5): evicts that number's cached answers at once. */
@@ -29,6 +31,8 @@ export function eventsRoutes(deps: EventsRoutesDeps): Router {
     const { msisdn } = validateMsisdn((body as Record<string, unknown>).msisdn, deps.normalise);
     res.locals.msisdn = msisdn;
     await deps.service.evict(msisdn);
+    // Acknowledged only once the events are stored: a failure here is a 503 the reporter retries.
+    await deps.subscriptions?.onSwap(msisdn);
     res.locals.code = '00000';
     res.status(200).json({ code: '00000', desc: 'Success' });
   });

@@ -1,0 +1,101 @@
+import { UpstreamUnavailableError } from '../../domain/errors';
+import { SubscriptionStore } from '../../domain/ports/subscription-store';
+import { SubscriptionRecord } from '../../domain/subscriptions/subscription';
+import { RedisClient, closeClient } from '../state/redis-connection';
+
+/*
+ * Subscriptions on Redis (standalone or Cluster). Keys, all under one hash tag so that a
+ * subscription and its indexes change in one MULTI on one Cluster slot:
+ *   <prefix>{subs}:sub:<id>          the record (JSON), the one key per subscription
+ *   <prefix>{subs}:count:<id>        events counted so far (INCR)
+ *   <prefix>{subs}:phone:<msisdn>    SET of ids (swap matching)
+ *   <prefix>{subs}:partner:<apiKey>  SET of ids (listing)
+ *   <prefix>{subs}:expiry            ZSET id -> expiry ms (the sweep)
+ * One slot bounds them to one Cluster shard: ample for subscriptions (kilobytes each);
+ * deliveries, the heavy part, live in BullMQ's own keys.
+ */
+export class RedisSubscriptionStore implements SubscriptionStore {
+  private readonly ns: string;
+
+  constructor(private readonly client: RedisClient, keyPrefix: string) {
+    // A prefix that already holds a hash tag would decide the slot itself; keep ours.
+    this.ns = `${keyPrefix.replace(/[{}]/g, '')}{subs}:`;
+  }
+
+  private key(kind: string, id: string): string {
+    return `${this.ns}${kind}:${id}`;
+  }
+
+  private async run<T>(op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch {
+      throw new UpstreamUnavailableError('subscription store unavailable');
+    }
+  }
+
+  add(sub: SubscriptionRecord): Promise<void> {
+    return this.run(async () => {
+      const m = this.client.multi()
+        .set(this.key('sub', sub.id), JSON.stringify(sub))
+        .sadd(this.key('phone', sub.msisdn), sub.id)
+        .sadd(this.key('partner', sub.partner), sub.id);
+      if (sub.expiresAtMs !== undefined) m.zadd(`${this.ns}expiry`, sub.expiresAtMs, sub.id);
+      check(await m.exec());
+    });
+  }
+
+  get(id: string): Promise<SubscriptionRecord | undefined> {
+    return this.run(async () => parse(await this.client.get(this.key('sub', id))));
+  }
+
+  private async many(ids: string[]): Promise<SubscriptionRecord[]> {
+    if (ids.length === 0) return [];
+    const raw = await this.client.mget(...ids.map((id) => this.key('sub', id)));
+    return raw.map(parse).filter((s): s is SubscriptionRecord => s !== undefined);
+  }
+
+  listByPartner(partner: string): Promise<SubscriptionRecord[]> {
+    return this.run(async () => this.many(await this.client.smembers(this.key('partner', partner))));
+  }
+
+  listByMsisdn(msisdn: string): Promise<SubscriptionRecord[]> {
+    return this.run(async () => this.many(await this.client.smembers(this.key('phone', msisdn))));
+  }
+
+  countEvent(id: string): Promise<number> {
+    return this.run(() => this.client.incr(this.key('count', id)));
+  }
+
+  /** GETDEL decides the one remover; the indexes follow in one MULTI. */
+  remove(id: string): Promise<SubscriptionRecord | undefined> {
+    return this.run(async () => {
+      const sub = parse(await this.client.getdel(this.key('sub', id)));
+      if (!sub) return undefined;
+      check(await this.client.multi()
+        .del(this.key('count', id))
+        .srem(this.key('phone', sub.msisdn), id)
+        .srem(this.key('partner', sub.partner), id)
+        .zrem(`${this.ns}expiry`, id)
+        .exec());
+      return sub;
+    });
+  }
+
+  expired(nowMs: number, limit: number): Promise<string[]> {
+    return this.run(() => this.client.zrangebyscore(`${this.ns}expiry`, '-inf', nowMs, 'LIMIT', 0, limit));
+  }
+
+  close(): Promise<void> {
+    return closeClient(this.client);
+  }
+}
+
+function parse(raw: string | null): SubscriptionRecord | undefined {
+  return raw === null ? undefined : JSON.parse(raw) as SubscriptionRecord;
+}
+
+function check(results: [Error | null, unknown][] | null): void {
+  if (!results) throw new Error('transaction aborted');
+  for (const [err] of results) if (err) throw err;
+}

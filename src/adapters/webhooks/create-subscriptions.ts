@@ -1,0 +1,46 @@
+import { Config } from '../../config/config';
+import { EventDelivery } from '../../domain/ports/event-delivery';
+import { SubscriptionStore } from '../../domain/ports/subscription-store';
+import { WebhookMetrics } from '../../domain/ports/webhook-metrics';
+import { Logger } from '../../observability/logger';
+import { MemorySubscriptionStore } from '../subscriptions/memory-subscription-store';
+import { RedisSubscriptionStore } from '../subscriptions/redis-subscription-store';
+import { createRedisClient } from '../state/redis-connection';
+import { BullDelivery } from './bullmq-delivery';
+import { httpSinkSender } from './http-sink-sender';
+import { MemoryDelivery } from './memory-delivery';
+
+export interface SubscriptionAdapters {
+  store: SubscriptionStore;
+  delivery: EventDelivery;
+  close(): Promise<void>;
+}
+
+/** Subscriptions and deliveries where the state lives: Redis (standalone or Cluster) with BullMQ, else process memory. */
+export function createSubscriptionAdapters(config: Config, deps: { logger: Logger; metrics: WebhookMetrics }): SubscriptionAdapters {
+  const rules = { allowHttp: config.SINK_ALLOW_HTTP, allowPrivate: config.SINK_ALLOW_PRIVATE };
+  const send = httpSinkSender({ ...rules, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  const retry = { windowMs: config.WEBHOOK_RETRY_WINDOW_S * 1000, baseMs: config.WEBHOOK_BACKOFF_BASE_MS, maxMs: config.WEBHOOK_BACKOFF_MAX_MS };
+  let store: SubscriptionStore;
+  let delivery: EventDelivery;
+  if (config.REDIS_URL || config.REDIS_CLUSTER_NODES) {
+    const client = createRedisClient({ url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, commandTimeoutMs: Math.max(config.REDIS_COMMAND_TIMEOUT_MS, 1000) });
+    client.on('error', () => { /* reported by the state store's own client; commands fail fast as 503 */ });
+    store = new RedisSubscriptionStore(client, config.REDIS_KEY_PREFIX);
+    delivery = new BullDelivery({
+      connection: { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, keyPrefix: config.REDIS_KEY_PREFIX },
+      send, retry, concurrency: config.WEBHOOK_CONCURRENCY, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY,
+      lockMs: config.WEBHOOK_LOCK_MS, closeGraceMs: config.WEBHOOK_TIMEOUT_MS + 2000, ...deps,
+    });
+  } else {
+    store = new MemorySubscriptionStore();
+    delivery = new MemoryDelivery({ send, retry, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY, ...deps });
+  }
+  return {
+    store, delivery,
+    close: async () => {
+      await delivery.close();
+      await store.close();
+    },
+  };
+}

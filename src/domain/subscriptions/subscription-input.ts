@@ -1,0 +1,112 @@
+import { PHONE_NUMBER } from '../camara-input';
+import { BadRequestError } from '../errors';
+import { InvalidCredentialError, InvalidProtocolError, InvalidTokenTypeError } from './subscription-errors';
+import { SWAPPED, SinkCredential } from './subscription';
+
+/*
+ * The subscription request (sim-swap-subscriptions.yaml SubscriptionRequest). Unknown fields
+ * are ignored, as the schema allows them (0.3.0 defines no `initialEvent`: one sent is ignored).
+ */
+
+export interface SubscriptionRequest {
+  sink: string;
+  credential?: SinkCredential;
+  types: string[];
+  phoneNumber?: string;
+  subscriptionExpireTime?: string;
+  expiresAtMs?: number;
+  maxEvents?: number;
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i;
+const MAX_TEXT = 4096;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function field(body: Record<string, unknown>, name: string): unknown {
+  return Object.prototype.hasOwnProperty.call(body, name) ? body[name] : undefined;
+}
+
+function text(body: Record<string, unknown>, name: string, at: string): string {
+  const v = field(body, name);
+  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_TEXT) throw new BadRequestError(`${at}${name} must be a non-empty string`);
+  return v;
+}
+
+export function parseDateTime(value: unknown, name: string): number {
+  const m = typeof value === 'string' ? RFC3339.exec(value) : null;
+  if (!m) throw new BadRequestError(`${name} must be an RFC 3339 date-time with a time zone`);
+  const [y, mo, d, h, mi, s, oh, om] = [m[1], m[2], m[3], m[4], m[5], m[6], m[9] ?? '0', m[10] ?? '0'].map(Number);
+  // Date.parse rolls 30 February over into March: check the fields themselves.
+  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth || h > 23 || mi > 59 || s > 60 || oh > 23 || om > 59) {
+    throw new BadRequestError(`${name} must be a real date-time`);
+  }
+  return Date.parse(value as string);
+}
+
+function credential(value: unknown): SinkCredential {
+  if (!isPlainObject(value)) throw new BadRequestError('sinkCredential must be an object');
+  const type = field(value, 'credentialType');
+  if (typeof type !== 'string') throw new BadRequestError('sinkCredential.credentialType is required');
+  switch (type) {
+    case 'PLAIN':
+      return { credentialType: 'PLAIN', identifier: text(value, 'identifier', 'sinkCredential.'), secret: text(value, 'secret', 'sinkCredential.') };
+    case 'ACCESSTOKEN': {
+      const tokenType = field(value, 'accessTokenType');
+      if (tokenType !== 'bearer') throw new InvalidTokenTypeError('Only bearer token is supported');
+      const accessToken = text(value, 'accessToken', 'sinkCredential.');
+      if (/[\r\n]/.test(accessToken)) throw new BadRequestError('sinkCredential.accessToken must not contain line breaks');
+      const expires = field(value, 'accessTokenExpiresUtc');
+      parseDateTime(expires, 'sinkCredential.accessTokenExpiresUtc');
+      return { credentialType: 'ACCESSTOKEN', accessToken, accessTokenExpiresUtc: expires as string, accessTokenType: 'bearer' };
+    }
+    default:
+      throw new InvalidCredentialError('Only Access token (ACCESSTOKEN) and PLAIN credentials are supported');
+  }
+}
+
+/** Parses the body; expiry against nowMs (a time in the past is INVALID_ARGUMENT, as the .feature says). */
+export function parseSubscriptionRequest(body: unknown, nowMs: number): SubscriptionRequest {
+  if (!isPlainObject(body)) throw new BadRequestError('the request body must be a JSON object');
+  const protocol = field(body, 'protocol');
+  if (protocol === undefined) throw new BadRequestError('protocol is required');
+  if (protocol !== 'HTTP') throw new InvalidProtocolError('Only HTTP is supported');
+  const sink = field(body, 'sink');
+  if (typeof sink !== 'string' || sink.length === 0) throw new BadRequestError('sink is required and must be a URL');
+  let url: URL;
+  try { url = new URL(sink); } catch { throw new BadRequestError('sink must be an absolute URL'); }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new BadRequestError('sink must be an https URL');
+  if (url.username || url.password) throw new BadRequestError('sink must not carry credentials; use sinkCredential');
+  const types = field(body, 'types');
+  if (!Array.isArray(types) || types.length !== 1 || types[0] !== SWAPPED) {
+    throw new BadRequestError(`types must be ["${SWAPPED}"]`);
+  }
+  const config = field(body, 'config');
+  if (!isPlainObject(config)) throw new BadRequestError('config is required and must be an object');
+  const detail = field(config, 'subscriptionDetail');
+  if (!isPlainObject(detail)) throw new BadRequestError('config.subscriptionDetail is required and must be an object');
+  const out: SubscriptionRequest = { sink, types: [SWAPPED] };
+  const phone = field(detail, 'phoneNumber');
+  if (phone !== undefined) {
+    if (typeof phone !== 'string' || !PHONE_NUMBER.test(phone)) throw new BadRequestError('phoneNumber must be an E.164 number with a leading + (^\\+[1-9][0-9]{4,14}$)');
+    out.phoneNumber = phone;
+  }
+  const expire = field(config, 'subscriptionExpireTime');
+  if (expire !== undefined) {
+    const ms = parseDateTime(expire, 'config.subscriptionExpireTime');
+    if (ms <= nowMs) throw new BadRequestError('config.subscriptionExpireTime must be in the future');
+    out.subscriptionExpireTime = expire as string;
+    out.expiresAtMs = ms;
+  }
+  const max = field(config, 'subscriptionMaxEvents');
+  if (max !== undefined) {
+    if (typeof max !== 'number' || !Number.isInteger(max) || max < 1) throw new BadRequestError('config.subscriptionMaxEvents must be an integer of at least 1');
+    out.maxEvents = max;
+  }
+  const cred = field(body, 'sinkCredential');
+  if (cred !== undefined) out.credential = credential(cred);
+  return out;
+}

@@ -1,0 +1,90 @@
+/** CAMARA SIM Swap Subscriptions 0.3.0 (CONTRACT §8): what a subscription and its events are. */
+
+export const SWAPPED = 'org.camaraproject.sim-swap-subscriptions.v0.swapped';
+export const SUBSCRIPTION_ENDED = 'org.camaraproject.sim-swap-subscriptions.v0.subscription-ended';
+export type EventType = typeof SWAPPED | typeof SUBSCRIPTION_ENDED;
+
+/** How the service authenticates to the partner's sink; never shown back to the partner. */
+export type SinkCredential =
+  | { credentialType: 'PLAIN'; identifier: string; secret: string }
+  | { credentialType: 'ACCESSTOKEN'; accessToken: string; accessTokenExpiresUtc: string; accessTokenType: 'bearer' };
+
+/** The reasons this service ends a subscription (the spec's TerminationReason, those that apply). */
+export type TerminationReason = 'SUBSCRIPTION_EXPIRED' | 'MAX_EVENTS_REACHED' | 'SUBSCRIPTION_DELETED';
+
+export interface SubscriptionRecord {
+  id: string;
+  /** The owning partner's apiKey: only it sees or deletes the subscription. */
+  partner: string;
+  /** E.164 with `+`. */
+  phoneNumber: string;
+  /** Normalised msisdn (digits): the key swap events are matched on. */
+  msisdn: string;
+  /** Created with a three-legged token: the number is never shown back, nor put in events. */
+  threeLegged: boolean;
+  sink: string;
+  credential?: SinkCredential;
+  types: string[];
+  startsAtMs: number;
+  /** subscriptionExpireTime as the partner sent it, and as an instant. */
+  subscriptionExpireTime?: string;
+  expiresAtMs?: number;
+  maxEvents?: number;
+}
+
+/** A CloudEvents 1.0 event in structured JSON mode. */
+export interface CloudEvent {
+  specversion: '1.0';
+  id: string;
+  source: string;
+  type: EventType;
+  time: string;
+  datacontenttype: 'application/json';
+  data: Record<string, string>;
+}
+
+/** One event for one sink: what the delivery adapter persists and retries. */
+export interface Delivery {
+  subscriptionId: string;
+  partner: string;
+  sink: string;
+  credential?: SinkCredential;
+  event: CloudEvent;
+}
+
+const DESCRIPTIONS: Record<TerminationReason, string> = {
+  SUBSCRIPTION_EXPIRED: 'subscription expire time reached',
+  MAX_EVENTS_REACHED: 'maximum number of events reached',
+  SUBSCRIPTION_DELETED: 'subscription deleted by the requester',
+};
+
+function base(sub: SubscriptionRecord, id: string, type: EventType, atMs: number): Omit<CloudEvent, 'data'> {
+  return {
+    specversion: '1.0', id, type,
+    source: `/sim-swap-subscriptions/v0.3/subscriptions/${sub.id}`,
+    time: new Date(atMs).toISOString(),
+    datacontenttype: 'application/json',
+  };
+}
+
+/** Data minimisation: the number goes out only when the partner named it (two-legged). */
+function subject(sub: SubscriptionRecord): Record<string, string> {
+  return sub.threeLegged ? {} : { phoneNumber: sub.phoneNumber };
+}
+
+export function swappedEvent(sub: SubscriptionRecord, id: string, atMs: number): Delivery {
+  return delivery(sub, { ...base(sub, id, SWAPPED, atMs), data: { ...subject(sub), subscriptionId: sub.id } });
+}
+
+export function endedEvent(sub: SubscriptionRecord, id: string, atMs: number, reason: TerminationReason): Delivery {
+  return delivery(sub, {
+    ...base(sub, id, SUBSCRIPTION_ENDED, atMs),
+    data: { ...subject(sub), subscriptionId: sub.id, terminationReason: reason, terminationDescription: DESCRIPTIONS[reason] },
+  });
+}
+
+function delivery(sub: SubscriptionRecord, event: CloudEvent): Delivery {
+  const out: Delivery = { subscriptionId: sub.id, partner: sub.partner, sink: sub.sink, event };
+  if (sub.credential) out.credential = sub.credential;
+  return out;
+}

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { SubscriptionStore } from '../../src/domain/ports/subscription-store';
+import { SubscriptionRecord } from '../../src/domain/subscriptions/subscription';
+
+function record(over: Partial<SubscriptionRecord> = {}): SubscriptionRecord {
+  return {
+    id: randomUUID(), partner: 'p1', phoneNumber: '+255712000001', msisdn: '255712000001', threeLegged: false,
+    sink: 'https://sink.example/x', types: ['org.camaraproject.sim-swap-subscriptions.v0.swapped'], startsAtMs: Date.now(),
+    ...over,
+  };
+}
+
+/** What every SubscriptionStore must do: memory (embedded default), Redis and Redis Cluster alike. */
+export function describeSubscriptionStoreContract(name: string, make: () => Promise<{ store: SubscriptionStore; close(): Promise<void> }>): void {
+  describe(`subscription store contract: ${name}`, () => {
+    let store: SubscriptionStore;
+    let made: { store: SubscriptionStore; close(): Promise<void> };
+    beforeEach(async () => {
+      made = await make();
+      store = made.store;
+    });
+    afterEach(async () => made.close());
+
+    test('a stored subscription is found by id, partner and number, credential included', async () => {
+      const s = record({ credential: { credentialType: 'PLAIN', identifier: 'i', secret: 's' }, expiresAtMs: Date.now() + 60_000, maxEvents: 3, subscriptionExpireTime: 'x' });
+      await store.add(s);
+      expect(await store.get(s.id)).toEqual(s);
+      expect(await store.listByPartner('p1')).toEqual([s]);
+      expect(await store.listByMsisdn('255712000001')).toEqual([s]);
+      expect(await store.listByPartner('p2')).toEqual([]);
+      expect(await store.listByMsisdn('255712000002')).toEqual([]);
+      expect(await store.get('nope')).toBeUndefined();
+    });
+
+    test('events are counted per subscription', async () => {
+      const a = record();
+      const b = record();
+      await store.add(a);
+      await store.add(b);
+      expect(await store.countEvent(a.id)).toBe(1);
+      expect(await store.countEvent(a.id)).toBe(2);
+      expect(await store.countEvent(b.id)).toBe(1);
+    });
+
+    test('remove returns the record to exactly one of concurrent callers and clears every index', async () => {
+      const s = record({ expiresAtMs: Date.now() - 1 });
+      await store.add(s);
+      await store.countEvent(s.id);
+      const results = await Promise.all([store.remove(s.id), store.remove(s.id), store.remove(s.id)]);
+      expect(results.filter((r) => r !== undefined)).toEqual([s]);
+      expect(await store.get(s.id)).toBeUndefined();
+      expect(await store.listByPartner('p1')).toEqual([]);
+      expect(await store.listByMsisdn('255712000001')).toEqual([]);
+      expect(await store.expired(Date.now(), 10)).toEqual([]);
+      // A new subscription with the same id would start counting afresh.
+      await store.add(s);
+      expect(await store.countEvent(s.id)).toBe(1);
+    });
+
+    test('expired lists ids whose expiry has passed, up to the limit, never those without expiry', async () => {
+      const now = Date.now();
+      const past = [record({ expiresAtMs: now - 2000 }), record({ expiresAtMs: now - 1000 }), record({ expiresAtMs: now })];
+      const future = record({ expiresAtMs: now + 60_000 });
+      const never = record();
+      for (const s of [...past, future, never]) await store.add(s);
+      expect((await store.expired(now, 10)).sort()).toEqual(past.map((s) => s.id).sort());
+      expect(await store.expired(now, 2)).toHaveLength(2);
+    });
+  });
+}

@@ -1,0 +1,45 @@
+import { MemorySubscriptionStore } from '../../src/adapters/subscriptions/memory-subscription-store';
+import { RedisSubscriptionStore } from '../../src/adapters/subscriptions/redis-subscription-store';
+import { createRedisClient } from '../../src/adapters/state/redis-connection';
+import { describeSubscriptionStoreContract } from '../contract/subscription-store.contract';
+import { RedisClusterProcess, startRedisCluster } from '../support/redis-cluster';
+import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
+
+let redis: RedisProcess;
+let cluster: RedisClusterProcess;
+let seq = 0;
+beforeAll(async () => {
+  redis = await startRedis();
+  cluster = await startRedisCluster();
+});
+afterAll(async () => {
+  await redis.stop();
+  await cluster.stop();
+});
+
+async function ready(client: ReturnType<typeof createRedisClient>): Promise<void> {
+  if (client.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    client.once('ready', () => resolve());
+    setTimeout(() => reject(new Error('redis not ready')), 5000).unref();
+  });
+}
+
+describeSubscriptionStoreContract('memory', () => {
+  const store = new MemorySubscriptionStore();
+  return Promise.resolve({ store, close: () => store.close() });
+});
+
+describeSubscriptionStoreContract('redis', async () => {
+  const client = createRedisClient({ url: redis.url, commandTimeoutMs: 1000 });
+  await ready(client);
+  const store = new RedisSubscriptionStore(client, `c${++seq}:`);
+  return { store, close: () => store.close() };
+});
+
+describeSubscriptionStoreContract('redis cluster', async () => {
+  const client = createRedisClient({ clusterNodes: cluster.nodes, commandTimeoutMs: 1000 });
+  await ready(client);
+  const store = new RedisSubscriptionStore(client, `{weird}c${++seq}:`);
+  return { store, close: () => store.close() };
+});

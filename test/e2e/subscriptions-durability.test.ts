@@ -1,0 +1,194 @@
+import { fetchToken } from '../support/oauth';
+import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
+import { ServiceProcess, startServiceProcess } from '../support/service-process';
+import { SinkServer, startSink } from '../support/sink-server';
+import { FAST_WEBHOOKS, SUBS, SWAPPED, SubsHarness, startSubsHarness, subscriptionBody, swapAt } from '../support/subscriptions-harness';
+
+/*
+ * At least once, nothing lost (CONTRACT §8): a crashed instance's events are delivered by
+ * another, a Redis restart keeps the backlog, two instances deliver each event once.
+ */
+
+const PHONE = '+255712000001';
+const MSISDN = '255712000001';
+
+async function subscribeAt(url: string, token: string, body: Record<string, unknown>): Promise<string> {
+  const res = await fetch(`${url}${SUBS}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = await res.json() as { id: string };
+  expect(res.status).toBe(201);
+  return json.id;
+}
+
+function swappedIds(sink: SinkServer, path?: string): string[] {
+  return sink.delivered().filter((r) => r.body.type === SWAPPED && (path === undefined || r.path === path)).map((r) => r.body.id);
+}
+
+describe('an instance killed before delivering', () => {
+  let redis: RedisProcess;
+  let sink: SinkServer;
+  const procs: ServiceProcess[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    sink = await startSink();
+  });
+  afterAll(async () => {
+    for (const p of procs) p.proc.kill('SIGKILL');
+    await sink.close();
+    await redis.stop();
+  });
+
+  test('SIGKILL after the event was accepted: a second instance on the same Redis delivers it, with the same id', async () => {
+    const env = { ...FAST_WEBHOOKS, REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'kill:' };
+    const a = await startServiceProcess(env);
+    procs.push(a);
+    const token = await fetchToken(a.url, { clientId: 'demo-key', clientSecret: 'demo-secret' });
+    await subscribeAt(a.url, token, subscriptionBody(`${sink.url}/crash`, PHONE));
+    sink.reply = () => 503;
+    expect(await swapAt(a.url, MSISDN)).toBe(200);
+    // A tried (and failed) at least once: the event was in its hands when it died.
+    const deadline = Date.now() + 10_000;
+    while (sink.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(sink.received.length).toBeGreaterThan(0);
+    a.proc.kill('SIGKILL');
+    await a.exited;
+    const failedIds = new Set(sink.received.map((r) => r.body.id));
+    expect(failedIds.size).toBe(1);
+    expect(sink.delivered()).toHaveLength(0);
+
+    sink.reply = () => 204;
+    const b = await startServiceProcess(env);
+    procs.push(b);
+    const [got] = await sink.waitFor((d) => d.length >= 1, 20_000);
+    expect(failedIds.has(got.body.id)).toBe(true);
+    expect(got.body.type).toBe(SWAPPED);
+  });
+});
+
+describe('Redis restarted mid-backlog (append-only file)', () => {
+  let redis: RedisProcess;
+  let h: SubsHarness;
+  let sink: SinkServer;
+
+  beforeAll(async () => {
+    redis = await startRedis(['--appendonly', 'yes', '--appendfsync', 'always']);
+    sink = await startSink();
+    h = await startSubsHarness({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'restart:' });
+  });
+  afterAll(async () => {
+    await h.close();
+    await sink.close();
+    await redis.stop();
+  });
+
+  test('every pending event is delivered after the restart; the subscriptions survive it', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const s = await h.subscribe(subscriptionBody(`${sink.url}/s${i}`, PHONE));
+      ids.push(s.body.id);
+    }
+    sink.reply = () => 503;
+    for (let i = 0; i < 3; i++) expect(await h.swap(MSISDN)).toBe(200);
+    // 12 events now retrying; the sink has seen some of them fail.
+    while (sink.received.length < 6) await new Promise((r) => setTimeout(r, 20));
+    const pendingIds = new Set(sink.received.map((r) => r.body.id));
+    await redis.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    await redis.restart();
+    sink.reply = () => 204;
+    await sink.waitFor((d) => new Set(d.map((r) => r.body.id)).size >= 12, 25_000);
+    const delivered = new Set(swappedIds(sink));
+    expect(delivered.size).toBe(12);
+    for (const id of pendingIds) expect(delivered.has(id)).toBe(true);
+    const list = await h.call(SUBS, undefined, { method: 'GET', token: h.subsToken });
+    expect((list.body as { id: string }[]).map((s) => s.id).sort()).toEqual([...ids].sort());
+  });
+});
+
+describe('a swap reported while Redis is down', () => {
+  let redis: RedisProcess;
+  let h: SubsHarness;
+  let sink: SinkServer;
+
+  beforeAll(async () => {
+    redis = await startRedis(['--appendonly', 'yes', '--appendfsync', 'always']);
+    sink = await startSink();
+    h = await startSubsHarness({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'down:' });
+  });
+  afterAll(async () => {
+    await h.close();
+    await sink.close();
+    await redis.stop();
+  });
+
+  test('is not acknowledged (503, so the reporter retries); the retry after Redis returns is delivered', async () => {
+    const s = await h.subscribe(subscriptionBody(`${sink.url}/down`, PHONE));
+    expect(s.status).toBe(201);
+    await redis.stop();
+    expect(await h.swap(MSISDN)).toBe(503);
+    await redis.restart();
+    let status = 0;
+    const deadline = Date.now() + 10_000;
+    while (status !== 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      status = await h.swap(MSISDN);
+    }
+    expect(status).toBe(200);
+    const [got] = await sink.waitFor((d) => d.length >= 1);
+    expect(got.body.data.subscriptionId).toBe(s.body.id);
+  });
+});
+
+describe('two instances on one Redis', () => {
+  let redis: RedisProcess;
+  let a: SubsHarness;
+  let b: SubsHarness;
+  let sink: SinkServer;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    sink = await startSink();
+    a = await startSubsHarness({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'pair:' });
+    b = await startSubsHarness({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'pair:' });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await sink.close();
+    await redis.stop();
+  });
+
+  test('each event is delivered once per subscription, whichever instance took the swap', async () => {
+    for (let i = 0; i < 3; i++) expect((await a.subscribe(subscriptionBody(`${sink.url}/p${i}`, PHONE))).status).toBe(201);
+    // Both instances see the subscriptions a created.
+    expect(((await b.call(SUBS, undefined, { method: 'GET', token: b.subsToken })).body as unknown[]).length).toBe(3);
+    for (let i = 0; i < 10; i++) expect(await (i % 2 === 0 ? a : b).swap(MSISDN)).toBe(200);
+    await sink.waitFor((d) => d.length >= 30);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(sink.received).toHaveLength(30);
+    for (let i = 0; i < 3; i++) {
+      const got = swappedIds(sink, `/p${i}`);
+      expect(got).toHaveLength(10);
+      expect(new Set(got).size).toBe(10);
+    }
+  });
+});
+
+describe('shutdown', () => {
+  test('SIGTERM with Redis gone: the process still exits within seconds', async () => {
+    const redis = await startRedis();
+    const p = await startServiceProcess({ ...FAST_WEBHOOKS, REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'stop:', SHUTDOWN_GRACE_MS: '1000' });
+    try {
+      await redis.stop();
+      const t0 = Date.now();
+      p.proc.kill('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const code = await Promise.race([p.exited, new Promise<string>((r) => { timer = setTimeout(() => r('still running'), 15_000); })]);
+      clearTimeout(timer);
+      expect(code).toBe(0);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+    } finally {
+      p.proc.kill('SIGKILL');
+    }
+  });
+});

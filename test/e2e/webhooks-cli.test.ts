@@ -1,0 +1,83 @@
+import { runCli } from '../../src/cli/main';
+import { CliIo } from '../../src/cli/io';
+import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
+import { SinkServer, startSink } from '../support/sink-server';
+import { SubsHarness, startSubsHarness, subscriptionBody } from '../support/subscriptions-harness';
+
+function cliIo(env: Record<string, string>): CliIo & { outLines: string[]; errLines: string[] } {
+  const outLines: string[] = [];
+  const errLines: string[] = [];
+  return { outLines, errLines, out: (l) => outLines.push(l), err: (l) => errLines.push(l), env };
+}
+
+describe('webhooks dead letters: listed and replayed from the CLI', () => {
+  let redis: RedisProcess;
+  let h: SubsHarness;
+  let sink: SinkServer;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    sink = await startSink();
+    env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'dlq:' };
+    h = await startSubsHarness({ ...env, WEBHOOK_RETRY_WINDOW_S: '1' });
+  });
+  afterAll(async () => {
+    await h.close();
+    await sink.close();
+    await redis.stop();
+  });
+
+  test('an event whose window runs out is a dead letter; replay delivers it with the same id', async () => {
+    sink.reply = () => 500;
+    const s = await h.subscribe(subscriptionBody(`${sink.url}/dlq?token=secret-in-query`, '+255712000001'));
+    expect(s.status).toBe(201);
+    expect(await h.swap('255712000001')).toBe(200);
+    let letters: { jobId: string; eventId: string; subscriptionId: string; sinkOrigin: string; attempts: number }[] = [];
+    const deadline = Date.now() + 10_000;
+    while (letters.length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      const io = cliIo(env);
+      expect(await runCli(['webhooks', 'dead-letters', '--json'], io)).toBe(0);
+      letters = JSON.parse(io.outLines[0]) as typeof letters;
+    }
+    expect(letters).toHaveLength(1);
+    expect(letters[0]).toMatchObject({ subscriptionId: s.body.id, sinkOrigin: sink.url });
+    expect(letters[0].attempts).toBeGreaterThan(1);
+    const attempts = sink.received.length;
+    await new Promise((r) => setTimeout(r, 600));
+    expect(sink.received.length).toBe(attempts); // dead: no more attempts
+    const eventId = sink.received[0].body.id;
+    expect(letters[0].eventId).toBe(eventId);
+
+    const text = cliIo(env);
+    expect(await runCli(['webhooks', 'dead-letters'], text)).toBe(0);
+    expect(text.outLines.join('\n')).not.toContain('secret-in-query');
+
+    const metrics = await (await fetch(`${h.url}/metrics`)).text();
+    expect(metrics).toMatch(/verify_webhook_dead_letters 1\b/);
+    expect(metrics).toMatch(/verify_webhook_deliveries_total\{outcome="dead_lettered"\} 1\b/);
+
+    sink.reply = () => 204;
+    const replay = cliIo(env);
+    expect(await runCli(['webhooks', 'replay', '--all'], replay)).toBe(0);
+    expect(replay.outLines[0]).toBe(`replayed 1: ${letters[0].jobId}`);
+    const [got] = await sink.waitFor((d) => d.length >= 1);
+    expect(got.body.id).toBe(eventId);
+    const after = cliIo(env);
+    expect(await runCli(['webhooks', 'dead-letters', '--json'], after)).toBe(0);
+    expect(JSON.parse(after.outLines[0])).toEqual([]);
+    expect(await runCli(['webhooks', 'replay', 'no-such-job'], cliIo(env))).toBe(1);
+  });
+
+  test('usage errors exit 2; without Redis the command says where dead letters are', async () => {
+    for (const argv of [['webhooks'], ['webhooks', 'list'], ['webhooks', 'replay'], ['webhooks', 'replay', 'x', '--all'], ['webhooks', 'dead-letters', '--bogus'], ['webhooks', 'dead-letters', 'x']]) {
+      const io = cliIo(env);
+      expect(await runCli(argv, io)).toBe(2);
+      expect(io.errLines.join('\n')).toMatch(/usage|Unknown option/i);
+    }
+    const io = cliIo({});
+    expect(await runCli(['webhooks', 'dead-letters'], io)).toBe(1);
+    expect(io.errLines[0]).toMatch(/in memory/);
+  });
+});

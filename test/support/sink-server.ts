@@ -1,0 +1,72 @@
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+
+export interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown> & { id: string; type: string; data: Record<string, string> };
+  atMs: number;
+  /** The status the sink answered. */
+  status: number;
+}
+
+/** What the sink answers a request with: a status, or 'hang' (never answers). */
+export type SinkReply = number | 'hang';
+
+export interface SinkServer {
+  url: string;
+  /** Every request received, failed ones included, in arrival order. */
+  received: Received[];
+  /** Requests answered 2xx. */
+  delivered(): Received[];
+  /** Decides each reply; default 204. */
+  reply: (r: Omit<Received, 'status'>, n: number) => SinkReply;
+  waitFor(predicate: (delivered: Received[]) => boolean, timeoutMs?: number): Promise<Received[]>;
+  close(): Promise<void>;
+}
+
+/** A partner's webhook receiver on a free port. */
+export async function startSink(): Promise<SinkServer> {
+  const received: Received[] = [];
+  const hanging = new Set<http.ServerResponse>();
+  const sink: SinkServer = {
+    url: '',
+    received,
+    delivered: () => received.filter((r) => r.status >= 200 && r.status < 300),
+    reply: () => 204,
+    waitFor: async (predicate, timeoutMs = 15_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate(sink.delivered())) {
+        if (Date.now() > deadline) throw new Error(`sink: condition not met in ${timeoutMs} ms; received ${JSON.stringify(received.map((r) => [r.status, r.body.type, r.body.id]))}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return sink.delivered();
+    },
+    close: () => new Promise((resolve) => {
+      for (const res of hanging) res.destroy();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+  const server = http.createServer((req, res) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => { text += c; });
+    req.on('end', () => {
+      let body: Received['body'];
+      try { body = JSON.parse(text) as Received['body']; } catch { body = { id: '', type: '', data: {} }; }
+      const r = { path: req.url ?? '', headers: req.headers, body, atMs: Date.now() };
+      const reply = sink.reply(r, received.length);
+      if (reply === 'hang') {
+        hanging.add(res);
+        received.push({ ...r, status: 0 });
+        return;
+      }
+      received.push({ ...r, status: reply });
+      res.writeHead(reply).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  sink.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return sink;
+}

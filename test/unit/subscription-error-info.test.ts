@@ -1,0 +1,16 @@
+import {
+  InvalidCredentialError, InvalidProtocolError, InvalidSinkError, InvalidTokenTypeError, SubscriptionNotFoundError,
+} from '../../src/domain/subscriptions/subscription-errors';
+import { camaraFailureOf } from '../../src/transport/camara/error-info';
+
+describe('subscription conditions as ErrorInfo (sim-swap-subscriptions.yaml)', () => {
+  test.each([
+    [new InvalidProtocolError('Only HTTP is supported'), 400, 'INVALID_PROTOCOL'],
+    [new InvalidCredentialError('no'), 400, 'INVALID_CREDENTIAL'],
+    [new InvalidTokenTypeError('Only bearer token is supported'), 400, 'INVALID_TOKEN'],
+    [new InvalidSinkError('private'), 400, 'INVALID_SINK'],
+    [new SubscriptionNotFoundError('The specified resource is not found.'), 404, 'NOT_FOUND'],
+  ])('%s → %i %s', (err, status, code) => {
+    expect(camaraFailureOf(err).info).toEqual({ status, code, message: err.reason });
+  });
+});

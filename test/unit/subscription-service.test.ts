@@ -1,0 +1,68 @@
+import { MemorySubscriptionStore } from '../../src/adapters/subscriptions/memory-subscription-store';
+import { AccessGrant } from '../../src/domain/ports/access-tokens';
+import { EventDelivery } from '../../src/domain/ports/event-delivery';
+import { Delivery } from '../../src/domain/subscriptions/subscription';
+import { SubscriptionService } from '../../src/domain/subscriptions/subscription-service';
+
+const ALL = new Set([
+  'sim-swap-subscriptions:org.camaraproject.sim-swap-subscriptions.v0.swapped:create', 'sim-swap-subscriptions:read', 'sim-swap-subscriptions:delete',
+]);
+
+function setup() {
+  let now = Date.parse('2026-01-01T00:00:00Z');
+  const sent: Delivery[] = [];
+  const delivery: EventDelivery = { enqueue: (d) => { sent.push(...d); return Promise.resolve(); }, close: () => Promise.resolve() };
+  const store = new MemorySubscriptionStore();
+  const service = new SubscriptionService({
+    store, delivery, clock: { nowMs: () => now }, sinks: { check: () => Promise.resolve() }, plan: { countryCode: '255', nsnLength: 9 },
+  });
+  const grant = (apiKey = 'p1', phoneNumber?: string): AccessGrant => ({
+    partner: { apiKey } as AccessGrant['partner'], scopes: ALL, ...(phoneNumber ? { phoneNumber } : {}),
+  });
+  const body = (config: Record<string, unknown> = {}, phone: string | null = '+255712000001') => ({
+    protocol: 'HTTP', sink: 'https://sink.example/x', types: ['org.camaraproject.sim-swap-subscriptions.v0.swapped'],
+    config: { subscriptionDetail: phone ? { phoneNumber: phone } : {}, ...config },
+  });
+  return { service, sent, grant, body, advance: (ms: number) => { now += ms; } };
+}
+
+describe('subscription service', () => {
+  test('maxEvents 2: two swapped events, the second followed by MAX_EVENTS_REACHED; a third swap sends nothing', async () => {
+    const t = setup();
+    const s = await t.service.create(t.grant(), t.body({ subscriptionMaxEvents: 2 }));
+    await t.service.onSwap('255712000001');
+    await t.service.onSwap('255712000001');
+    await t.service.onSwap('255712000001');
+    expect(t.sent.map((d) => [d.event.type.split('.').pop(), d.event.data.terminationReason])).toEqual([
+      ['swapped', undefined], ['swapped', undefined], ['subscription-ended', 'MAX_EVENTS_REACHED'],
+    ]);
+    expect(new Set(t.sent.map((d) => d.event.id)).size).toBe(3);
+    await expect(t.service.get(t.grant(), s.id)).rejects.toThrow(/not found/);
+  });
+
+  test('a swap after expiry but before the sweep announces SUBSCRIPTION_EXPIRED, not a swap; the sweep then finds nothing', async () => {
+    const t = setup();
+    await t.service.create(t.grant(), t.body({ subscriptionExpireTime: '2026-01-01T00:00:10Z' }));
+    t.advance(11_000);
+    await t.service.onSwap('255712000001');
+    expect(t.sent.map((d) => d.event.data.terminationReason)).toEqual(['SUBSCRIPTION_EXPIRED']);
+    expect(await t.service.sweepExpired()).toBe(0);
+  });
+
+  test('three-legged subscriptions keep the number out of events and views', async () => {
+    const t = setup();
+    const s = await t.service.create(t.grant('p1', '+255712000002'), t.body({}, null));
+    expect(s.threeLegged).toBe(true);
+    await t.service.onSwap('255712000002');
+    expect(t.sent[0].event.data).toEqual({ subscriptionId: s.id });
+  });
+
+  test('a partner cannot delete another partner\'s subscription; nothing is announced', async () => {
+    const t = setup();
+    const s = await t.service.create(t.grant('p1'), t.body());
+    await expect(t.service.delete(t.grant('p2'), s.id)).rejects.toThrow(/not found/);
+    expect(t.sent).toEqual([]);
+    await t.service.delete(t.grant('p1'), s.id);
+    expect(t.sent.map((d) => d.event.data.terminationReason)).toEqual(['SUBSCRIPTION_DELETED']);
+  });
+});
