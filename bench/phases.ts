@@ -1,13 +1,21 @@
+import { AuditSanity, checkAuditRecords } from './audit-sanity';
 import { BenchArgs } from './bench-args';
 import { ScenarioResult, SoakResult } from './report';
 import { combineRounds, runScenario, runSoak } from './scenario-runner';
 import { SCENARIOS, SOAK, Scenario, Target } from './scenarios';
-import { RunningTarget, Stack, startTarget } from './stack';
+import { RunningTarget, Stack, fetchBearer, startTarget } from './stack';
 
 export interface PhaseOutcome {
   results: ScenarioResult[];
   soak?: SoakResult;
   storeMode?: string;
+  /** S1+auditPG: its service's answered requests against the rows in PostgreSQL. */
+  audit?: AuditSanity;
+}
+
+/** The scenarios of this run: --only's, else all but the A/B one. */
+export function wantedScenarios(args: BenchArgs): Scenario[] {
+  return SCENARIOS.filter((s) => (args.only === undefined ? s.target !== 'alt' : args.only.has(s.id)));
 }
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
@@ -39,13 +47,13 @@ function logPaired(rounds: Map<string, ScenarioResult[]>): void {
  * 3. the soak, on a fresh service process, so its RSS is S1's alone.
  */
 export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: string): Promise<PhaseOutcome> {
-  const wanted = SCENARIOS.filter((s) => (args.only === undefined ? s.target !== 'alt' : args.only.has(s.id)));
+  const wanted = wantedScenarios(args);
   const needed = new Set<Target>(wanted.map((s) => s.target));
   if (args.soak) needed.add('service');
   const running = new Map<Target, RunningTarget>();
   const out: PhaseOutcome = { results: [] };
   try {
-    for (const target of ['service', 'alt', 'b0', 'b1', 'b2'] as Target[]) {
+    for (const target of ['service', 'alt', 'auditpg', 'b0', 'b1', 'b2'] as Target[]) {
       if (!needed.has(target)) continue;
       const t = await startTarget(stack, target, target === 'service' && cpuProfDir ? { cpuProfDir } : {});
       running.set(target, t);
@@ -53,6 +61,10 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
     }
     if (out.storeMode !== undefined && out.storeMode !== 'redis') {
       log(`WARNING: the service reports store "${out.storeMode}", not "redis": results are not the Redis design`);
+    }
+    if (wanted.some((s) => s.kind === 'camara-check-hot')) {
+      // One token for the whole run, from the service under test; it outlives the run (OAUTH_TOKEN_TTL_S).
+      stack.creds.bearer = await fetchBearer(stack, (running.get('service') as RunningTarget).url);
     }
     const on = (s: Scenario) => running.get(s.target) as RunningTarget;
     const index = (s: Scenario) => SCENARIOS.indexOf(s);
@@ -76,6 +88,15 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       logResult(r);
     }
     logPaired(rounds);
+    const auditTarget = running.get('auditpg');
+    if (auditTarget && stack.auditPg) {
+      const auditScenario = interleaved.find((s) => s.target === 'auditpg');
+      // Two stops per round (warm-up, measured slice), each with up to `connections` requests in flight.
+      const allowance = (auditScenario?.connections ?? 0) * 2 * args.rounds;
+      out.audit = await checkAuditRecords(auditTarget, stack.auditPg, allowance);
+      const { answered, rows, outcomes, buffered } = out.audit;
+      log(`S1+auditPG audit records: ${rows} rows for ${answered} answered requests; by outcome ${JSON.stringify(outcomes)}; buffered ${buffered}`);
+    }
 
     for (const s of wanted.filter((x) => !x.interleaved)) {
       const s1Rps = out.results.find((r) => r.id === 'S1')?.rps;
