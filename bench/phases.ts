@@ -25,10 +25,10 @@ function logResult(r: ScenarioResult): void {
   log(`${r.id}: ${r.rps.toFixed(0)} req/s${rounds}, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, errors ${r.errors}, unexpected ${r.unexpected}, peak RSS ${r.peakRssMb.toFixed(0)} MB`);
 }
 
-/** S1alt against S1, round by round (each pair ran back to back): the median of the ratios. */
-function logPaired(rounds: Map<string, ScenarioResult[]>): void {
+/** A scenario against S1, round by round (each pair ran in the same round): the median of the ratios. */
+function logPaired(rounds: Map<string, ScenarioResult[]>, id: string): void {
   const a = rounds.get('S1');
-  const b = rounds.get('S1alt');
+  const b = rounds.get(id);
   if (!a || !b) return;
   const ratios = a.map((r, i) => (b[i]?.rps ?? NaN) / r.rps).filter(Number.isFinite).sort((x, y) => x - y);
   const cpu = a.map((r, i) => {
@@ -36,7 +36,7 @@ function logPaired(rounds: Map<string, ScenarioResult[]>): void {
     return other && r.serverCpuPct > 0 && other.serverCpuPct > 0 ? (other.rps / other.serverCpuPct) / (r.rps / r.serverCpuPct) : NaN;
   }).filter(Number.isFinite).sort((x, y) => x - y);
   const median = (xs: number[]) => xs[Math.floor(xs.length / 2)] ?? NaN;
-  log(`paired S1alt / S1: req/s ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(2)).join(' ')}); req per server CPU-s ${median(cpu).toFixed(3)} (rounds ${cpu.map((x) => x.toFixed(2)).join(' ')})`);
+  log(`paired ${id} / S1: req/s ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(2)).join(' ')}); req per server CPU-s ${median(cpu).toFixed(3)} (rounds ${cpu.map((x) => x.toFixed(2)).join(' ')})`);
 }
 
 /**
@@ -87,7 +87,7 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       out.results.push(r);
       logResult(r);
     }
-    logPaired(rounds);
+    for (const id of ['S1alt', 'S1+auditPG', 'C1']) logPaired(rounds, id);
     const auditTarget = running.get('auditpg');
     if (auditTarget && stack.auditPg) {
       const auditScenario = interleaved.find((s) => s.target === 'auditpg');
