@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { AuditSanity, checkAuditRecords } from './audit-sanity';
 import { BenchArgs } from './bench-args';
 import { ScenarioResult, SoakResult } from './report';
@@ -55,7 +56,9 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
   try {
     for (const target of ['service', 'alt', 'auditpg', 'b0', 'b1', 'b2'] as Target[]) {
       if (!needed.has(target)) continue;
-      const t = await startTarget(stack, target, target === 'service' && cpuProfDir ? { cpuProfDir } : {});
+      // --profile: the service's profiles in cpuProfDir, the audit-on-PostgreSQL service's beside them in auditpg/.
+      const prof = cpuProfDir && (target === 'service' || target === 'auditpg') ? { cpuProfDir: target === 'service' ? cpuProfDir : join(cpuProfDir, 'auditpg') } : {};
+      const t = await startTarget(stack, target, prof);
       running.set(target, t);
       if (t.storeMode !== undefined) out.storeMode = t.storeMode;
     }

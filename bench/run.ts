@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { argsOrExit } from './bench-args';
@@ -67,6 +67,8 @@ async function main(): Promise<void> {
   }, null, 2)}\n`);
   process.stdout.write(`\nresults: ${file}\n`);
   if (cpuProfDir) process.stdout.write(`\n${summariseProfiles(cpuProfDir)}\n`);
+  const auditProfDir = cpuProfDir ? join(cpuProfDir, 'auditpg') : undefined;
+  if (auditProfDir && existsSync(auditProfDir)) process.stdout.write(`\nS1+auditPG's service:\n${summariseProfiles(auditProfDir)}\n`);
 }
 
 function interleavedIds(results: { id: string }[]): string {
