@@ -62,10 +62,10 @@ export function runPaced(opts: PacedOptions, factory: RequestFactory): Promise<P
       latencies[n++] = Number(process.hrtime.bigint() - scheduledNs) / 1000;
     };
     const send = (scheduledNs: bigint) => {
-      const { path, body } = factory.next();
+      const { path, body, headers } = factory.next();
       const req = http.request({
         host: target.hostname, port: target.port, path, method: 'POST', agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: { 'content-type': 'application/json', ...headers, 'content-length': Buffer.byteLength(body) },
       }, (res) => {
         res.resume();
         res.on('end', () => {

@@ -1,13 +1,22 @@
+import { join } from 'node:path';
+import { AuditSanity, checkAuditRecords } from './audit-sanity';
 import { BenchArgs } from './bench-args';
 import { ScenarioResult, SoakResult } from './report';
 import { combineRounds, runScenario, runSoak } from './scenario-runner';
 import { SCENARIOS, SOAK, Scenario, Target } from './scenarios';
-import { RunningTarget, Stack, startTarget } from './stack';
+import { RunningTarget, Stack, fetchBearer, startTarget } from './stack';
 
 export interface PhaseOutcome {
   results: ScenarioResult[];
   soak?: SoakResult;
   storeMode?: string;
+  /** S1+auditPG: its service's answered requests against the rows in PostgreSQL. */
+  audit?: AuditSanity;
+}
+
+/** The scenarios of this run: --only's, else all but the A/B one. */
+export function wantedScenarios(args: BenchArgs): Scenario[] {
+  return SCENARIOS.filter((s) => (args.only === undefined ? s.target !== 'alt' : args.only.has(s.id)));
 }
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
@@ -17,10 +26,10 @@ function logResult(r: ScenarioResult): void {
   log(`${r.id}: ${r.rps.toFixed(0)} req/s${rounds}, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, errors ${r.errors}, unexpected ${r.unexpected}, peak RSS ${r.peakRssMb.toFixed(0)} MB`);
 }
 
-/** S1alt against S1, round by round (each pair ran back to back): the median of the ratios. */
-function logPaired(rounds: Map<string, ScenarioResult[]>): void {
+/** A scenario against S1, round by round (each pair ran in the same round): the median of the ratios. */
+function logPaired(rounds: Map<string, ScenarioResult[]>, id: string): void {
   const a = rounds.get('S1');
-  const b = rounds.get('S1alt');
+  const b = rounds.get(id);
   if (!a || !b) return;
   const ratios = a.map((r, i) => (b[i]?.rps ?? NaN) / r.rps).filter(Number.isFinite).sort((x, y) => x - y);
   const cpu = a.map((r, i) => {
@@ -28,7 +37,7 @@ function logPaired(rounds: Map<string, ScenarioResult[]>): void {
     return other && r.serverCpuPct > 0 && other.serverCpuPct > 0 ? (other.rps / other.serverCpuPct) / (r.rps / r.serverCpuPct) : NaN;
   }).filter(Number.isFinite).sort((x, y) => x - y);
   const median = (xs: number[]) => xs[Math.floor(xs.length / 2)] ?? NaN;
-  log(`paired S1alt / S1: req/s ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(2)).join(' ')}); req per server CPU-s ${median(cpu).toFixed(3)} (rounds ${cpu.map((x) => x.toFixed(2)).join(' ')})`);
+  log(`paired ${id} / S1: req/s ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(2)).join(' ')}); req per server CPU-s ${median(cpu).toFixed(3)} (rounds ${cpu.map((x) => x.toFixed(2)).join(' ')})`);
 }
 
 /**
@@ -39,20 +48,26 @@ function logPaired(rounds: Map<string, ScenarioResult[]>): void {
  * 3. the soak, on a fresh service process, so its RSS is S1's alone.
  */
 export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: string): Promise<PhaseOutcome> {
-  const wanted = SCENARIOS.filter((s) => (args.only === undefined ? s.target !== 'alt' : args.only.has(s.id)));
+  const wanted = wantedScenarios(args);
   const needed = new Set<Target>(wanted.map((s) => s.target));
   if (args.soak) needed.add('service');
   const running = new Map<Target, RunningTarget>();
   const out: PhaseOutcome = { results: [] };
   try {
-    for (const target of ['service', 'alt', 'b0', 'b1', 'b2'] as Target[]) {
+    for (const target of ['service', 'alt', 'auditpg', 'b0', 'b1', 'b2'] as Target[]) {
       if (!needed.has(target)) continue;
-      const t = await startTarget(stack, target, target === 'service' && cpuProfDir ? { cpuProfDir } : {});
+      // --profile: the service's profiles in cpuProfDir, the audit-on-PostgreSQL service's beside them in auditpg/.
+      const prof = cpuProfDir && (target === 'service' || target === 'auditpg') ? { cpuProfDir: target === 'service' ? cpuProfDir : join(cpuProfDir, 'auditpg') } : {};
+      const t = await startTarget(stack, target, prof);
       running.set(target, t);
       if (t.storeMode !== undefined) out.storeMode = t.storeMode;
     }
     if (out.storeMode !== undefined && out.storeMode !== 'redis') {
       log(`WARNING: the service reports store "${out.storeMode}", not "redis": results are not the Redis design`);
+    }
+    if (wanted.some((s) => s.kind === 'camara-check-hot')) {
+      // One token for the whole run, from the service under test; it outlives the run (OAUTH_TOKEN_TTL_S).
+      stack.creds.bearer = await fetchBearer(stack, (running.get('service') as RunningTarget).url);
     }
     const on = (s: Scenario) => running.get(s.target) as RunningTarget;
     const index = (s: Scenario) => SCENARIOS.indexOf(s);
@@ -75,7 +90,16 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       out.results.push(r);
       logResult(r);
     }
-    logPaired(rounds);
+    for (const id of ['S1alt', 'S1+auditPG', 'C1']) logPaired(rounds, id);
+    const auditTarget = running.get('auditpg');
+    if (auditTarget && stack.auditPg) {
+      const auditScenario = interleaved.find((s) => s.target === 'auditpg');
+      // Two stops per round (warm-up, measured slice), each with up to `connections` requests in flight.
+      const allowance = (auditScenario?.connections ?? 0) * 2 * args.rounds;
+      out.audit = await checkAuditRecords(auditTarget, stack.auditPg, allowance);
+      const { answered, rows, outcomes, buffered } = out.audit;
+      log(`S1+auditPG audit records: ${rows} rows for ${answered} answered requests; by outcome ${JSON.stringify(outcomes)}; buffered ${buffered}`);
+    }
 
     for (const s of wanted.filter((x) => !x.interleaved)) {
       const s1Rps = out.results.find((r) => r.id === 'S1')?.rps;

@@ -9,8 +9,8 @@ export async function preflight(url: string, creds: Credentials, s: Scenario, nu
   const factory = new RequestFactory(s.kind, creds, numberBase);
   let res: Response;
   for (let attempt = 1; ; attempt++) {
-    const { path, body } = factory.next();
-    res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const { path, body, headers } = factory.next();
+    res = await fetch(url + path, { method: 'POST', headers: headers ?? { 'content-type': 'application/json' }, body });
     // The failed-signature throttle may still hold the address right after S5: wait it out.
     if (res.status !== 429 || attempt === 5) break;
     await res.arrayBuffer();
@@ -29,6 +29,9 @@ export async function preflight(url: string, creds: Credentials, s: Scenario, nu
       break;
     case 'sim-distinct':
       if (json.code !== '00000' || typeof (json.result as { sim_swapped?: unknown })?.sim_swapped !== 'string') fail('expected a SIM swap result');
+      break;
+    case 'camara-check-hot':
+      if (typeof json.swapped !== 'boolean') fail('expected {"swapped": boolean}');
       break;
     case 'kyc-bad-sig':
       if (res.status !== 401 || json.code !== '11111') fail('expected 401 with code 11111');

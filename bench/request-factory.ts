@@ -3,16 +3,20 @@ import { signatureFor } from '../src/domain/signature';
 import { syntheticSubscriber } from '../src/simulator/synthetic';
 
 /** What one load run sends; every request of it gets a fresh txn_id and a current signature. */
-export type RequestKind = 'kyc-hot' | 'kyc-distinct' | 'sim-distinct' | 'graphql-batch' | 'kyc-bad-sig' | 'kyc-no-ts';
+export type RequestKind = 'kyc-hot' | 'kyc-distinct' | 'sim-distinct' | 'graphql-batch' | 'kyc-bad-sig' | 'kyc-no-ts' | 'camara-check-hot';
 
 export interface Credentials {
   apiKey: string;
   secret: string;
+  /** An access token of the built-in issuer for this partner (CAMARA kinds), fetched once per run. */
+  bearer?: string;
 }
 
 export interface BuiltRequest {
   path: string;
   body: string;
+  /** Every header of the request when set (autocannon's setupRequest replaces them as a whole). */
+  headers?: Record<string, string>;
 }
 
 /** Demo-fixture numbers: real subscribers in the simulator, so a cache hit is a positive answer. */
@@ -24,6 +28,7 @@ export const BATCH_NUMBERS = subscribersFrom(650_000_000, 50);
 const KYC = '/eai/verify_customer/query/kyc';
 const SIM_SWAP = '/eai/verify_customer/query/sim_swap';
 const BATCH_QUERY = 'query($m:[String!]!){verifyCustomers(msisdns:$m){msisdn kyc{isValid isActive isPrepaid} simSwap{simSwapped simSwappedAt} error{code desc}}}';
+const CAMARA_CHECK = '/sim-swap/v2/check';
 const BATCH_BODY = JSON.stringify({ query: BATCH_QUERY, variables: { m: BATCH_NUMBERS } });
 
 /**
@@ -37,12 +42,14 @@ export class RequestFactory {
   private hot = 0;
   private signedAtS = -1;
   private query = '';
+  private camaraHeaders?: Record<string, string>;
 
   constructor(private readonly kind: RequestKind, private readonly creds: Credentials, numberBase: number) {
     this.numberCounter = numberBase;
   }
 
   next(): BuiltRequest {
+    if (this.kind === 'camara-check-hot') return this.camaraCheck();
     const q = this.currentQuery();
     switch (this.kind) {
       case 'kyc-hot':
@@ -60,6 +67,16 @@ export class RequestFactory {
         throw new Error(`unknown request kind ${String(never)}`);
       }
     }
+  }
+
+  /** CAMARA SIM swap check of a hot number: a Bearer token instead of a signature, no txn_id. */
+  private camaraCheck(): BuiltRequest {
+    if (!this.camaraHeaders) {
+      if (!this.creds.bearer) throw new Error('camara-check-hot needs an access token (creds.bearer)');
+      this.camaraHeaders = { 'content-type': 'application/json', authorization: `Bearer ${this.creds.bearer}` };
+    }
+    const msisdn = HOT_NUMBERS[this.hot++ % HOT_NUMBERS.length];
+    return { path: CAMARA_CHECK, body: `{"phoneNumber":"+${msisdn}","maxAge":240}`, headers: this.camaraHeaders };
   }
 
   private body(msisdn: string): string {

@@ -1,10 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { argsOrExit } from './bench-args';
 import { summariseProfiles } from './profile-summary';
 import { pinPlacement } from './processes';
-import { PhaseOutcome, runPhases } from './phases';
+import { PhaseOutcome, runPhases, wantedScenarios } from './phases';
 import { evaluateTargets, resultsTable, soakTable, targetsTable } from './report';
 import { SCENARIOS } from './scenarios';
 import { startStack, stopStack } from './stack';
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   log(`${placement.note}; load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
   if ((loadBefore[0] ?? 0) > 0.5) log('WARNING: the machine is busy (1-min load above 0.5): other processes share the cores, ratios will be noisy');
 
-  const stack = await startStack(root, placement);
+  const stack = await startStack(root, placement, { auditPg: wantedScenarios(args).some((s) => s.target === 'auditpg') });
   const cpuProfDir = args.profile ? join(resultsDir, `profile-${stamp}`) : undefined;
   let outcome: PhaseOutcome;
   try {
@@ -41,11 +41,11 @@ async function main(): Promise<void> {
   } finally {
     if (!(await stopStack(stack))) log('WARNING: redis-server was gone by the end of the run (killed from outside?): check errors and the store mode');
   }
-  const { results, soak, storeMode } = outcome;
+  const { results, soak, storeMode, audit } = outcome;
 
   const order = (id: string) => SCENARIOS.findIndex((s) => s.id === id);
   results.sort((a, b) => order(a.id) - order(b.id));
-  const targets = evaluateTargets(results, soak);
+  const targets = evaluateTargets(results, soak, audit);
   const loadAfter = loadavg();
   const out = [
     '',
@@ -63,10 +63,12 @@ async function main(): Promise<void> {
   writeFileSync(file, `${JSON.stringify({
     startedAt: stamp, node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, placement: placement.note,
     loadavgBefore: loadBefore, loadavgAfter: loadAfter, storeMode, durationS: args.durationS, warmupS: args.warmupS, rounds: args.rounds,
-    results, soak, targets,
+    results, soak, audit, targets,
   }, null, 2)}\n`);
   process.stdout.write(`\nresults: ${file}\n`);
   if (cpuProfDir) process.stdout.write(`\n${summariseProfiles(cpuProfDir)}\n`);
+  const auditProfDir = cpuProfDir ? join(cpuProfDir, 'auditpg') : undefined;
+  if (auditProfDir && existsSync(auditProfDir)) process.stdout.write(`\nS1+auditPG's service:\n${summariseProfiles(auditProfDir)}\n`);
 }
 
 function interleavedIds(results: { id: string }[]): string {

@@ -1,6 +1,11 @@
 import { RequestKind } from './request-factory';
 
-export type Target = 'b0' | 'b1' | 'b2' | 'service' | 'alt';
+/**
+ * Servers under test. 'service' runs with the audit trail off (AUDIT_ENABLED=false: S1 is
+ * "audit off", and nothing in a bench writes to ./var); 'auditpg' is a second service process
+ * that writes every audit record to the bench's own PostgreSQL (S1+auditPG, issue 14).
+ */
+export type Target = 'b0' | 'b1' | 'b2' | 'service' | 'alt' | 'auditpg';
 
 export interface Scenario {
   id: string;
@@ -39,6 +44,12 @@ export const SCENARIOS: Scenario[] = [
   { id: 'B1', title: 'node:http + ioredis, cache-hit Redis work', target: 'b1', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'B2', title: 'B1\'s work on Express 5 + express.json (yardstick)', target: 'b2', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'S1', title: 'REST KYC, cache hit (7 hot numbers)', target: 'service', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
+  // Issue 14: S1's traffic on a second service whose audit trail is on PostgreSQL; its ratio to
+  // S1 (audit off) is the cost of the trail.
+  { id: 'S1+auditPG', title: 'S1 with the audit trail on PostgreSQL', target: 'auditpg', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
+  // Issue 12: CAMARA SIM swap check of the same hot numbers (cache hits) with a Bearer token of
+  // the built-in issuer, verified on every request (the verified-token cache included).
+  { id: 'C1', title: 'CAMARA sim-swap check, cache hit, Bearer token', target: 'service', kind: 'camara-check-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'S5', title: 'REST KYC, bad signature (401/429)', target: 'service', kind: 'kyc-bad-sig', expectStatuses: [401, 429], connections: CONNECTIONS, interleaved: true },
   { id: 'S6', title: 'S1 with timestamp omitted', target: 'service', kind: 'kyc-no-ts', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   // Only with --only: S1 on a second service (BENCH_ALT_ROOT / BENCH_ALT_NODE_FLAGS), in the

@@ -1,10 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StartedProcess, StartOptions, commandSucceeds, startNode } from '../tools/process-kit/child-process';
 import { canConnect, freePort, waitForHttp, waitForStore } from '../tools/process-kit/net-wait';
+import { PostgresProcess } from '../tools/process-kit/postgres-server';
 import { RedisProcess, startRedis } from '../tools/process-kit/redis-server';
+import { AUDIT_OFF_ENV, auditPostgresEnv, startAuditPostgres } from './audit-postgres';
 import { Placement } from './processes';
 import { Credentials } from './request-factory';
 import { Target } from './scenarios';
@@ -17,7 +19,11 @@ export interface Stack {
   simulator: StartedProcess;
   simulatorUrl: string;
   partnersFile: string;
+  /** The built-in OAuth issuer's signing key (P-256 PEM, in the bench's temp dir): production requires a file. */
+  signingKeyFile: string;
   creds: Credentials;
+  /** The audit trail's PostgreSQL, when S1+auditPG runs. */
+  auditPg?: PostgresProcess;
 }
 
 export interface RunningTarget {
@@ -29,7 +35,7 @@ export interface RunningTarget {
   stop(): Promise<void>;
 }
 
-export async function startStack(root: string, placement: Placement): Promise<Stack> {
+export async function startStack(root: string, placement: Placement, opts: { auditPg?: boolean } = {}): Promise<Stack> {
   if (!commandSucceeds('redis-server', ['--version'])) {
     throw new Error('redis-server is not on PATH: install it (apt-get install redis-server), the bench starts its own');
   }
@@ -41,19 +47,28 @@ export async function startStack(root: string, placement: Placement): Promise<St
   // A partner of the bench's own, with a secret nobody else knows and, like a real partner, a
   // rate limit (so S1 pays for it: one script charges it and claims the txn_id), too high to refuse.
   const creds = { apiKey: 'bench-key', secret: randomBytes(16).toString('hex') };
-  const partnersFile = join(mkdtempSync(join(tmpdir(), 'vc-bench-')), 'partners.json');
+  const dir = mkdtempSync(join(tmpdir(), 'vc-bench-'));
+  const partnersFile = join(dir, 'partners.json');
+  const signingKeyFile = join(dir, 'oauth-signing-key.pem');
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  writeFileSync(signingKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
   writeFileSync(partnersFile, JSON.stringify({
     partners: [{
       name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap'], enabled: true,
       rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
     }],
   }));
-  return { root, placement, redis, simulator, simulatorUrl: (simulator.match as RegExpExecArray)[1], partnersFile, creds };
+  const auditPg = opts.auditPg ? await startAuditPostgres() : undefined;
+  return {
+    root, placement, redis, simulator, simulatorUrl: (simulator.match as RegExpExecArray)[1], partnersFile, signingKeyFile, creds,
+    ...(auditPg ? { auditPg } : {}),
+  };
 }
 
 /** Stops the simulator and redis-server; returns false when redis-server was already gone (killed during the run). */
 export async function stopStack(stack: Stack): Promise<boolean> {
   await stack.simulator.stop();
+  await stack.auditPg?.destroy();
   const alive = await canConnect(stack.redis.port);
   // A redis-server killed by a signal never emits 'exit' again: do not wait on it forever.
   await Promise.race([stack.redis.stop(), new Promise((r) => setTimeout(r, 3000))]);
@@ -85,6 +100,7 @@ export function serviceNodeFlags(root: string): string[] {
 /** Starts the server under test on its own port: the service (production mode) or a baseline. */
 export async function startTarget(stack: Stack, target: Target, opts: { cpuProfDir?: string } = {}): Promise<RunningTarget> {
   const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const base = { PATH: process.env.PATH, PORT: String(port), NODE_ENV: 'production' };
   // The server under test runs on its own CPU when pinned; its stdout is kept short (a tail for errors).
   const server = (args: string[], env: NodeJS.ProcessEnv, ready?: RegExp) => {
@@ -104,7 +120,8 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
       proc = await server([join(stack.root, 'dist/bench/bench/baselines/b2-express-cache-hit.js')], { ...base, REDIS_URL: stack.redis.url }, /^listening/m);
       break;
     case 'service':
-    case 'alt': {
+    case 'alt':
+    case 'auditpg': {
       const prof = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
       // BENCH_SERVICE_ROOT: another checkout's build, for a before/after run against the same baselines.
       // 'alt' (scenario S1alt) is a second service beside the first, for paired A/B rounds:
@@ -127,6 +144,12 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
         AUTH_FAIL_LIMIT: '10000',
         AUTH_FAIL_ADDRESS_LIMIT: '10000',
         AUTH_FAIL_WINDOW_S: '1',
+        // The built-in issuer (C1's tokens): a key file and PUBLIC_URL, as production requires,
+        // and tokens that outlive the run (fetched once, before measuring).
+        OAUTH_SIGNING_KEY_FILE: stack.signingKeyFile,
+        PUBLIC_URL: url,
+        OAUTH_TOKEN_TTL_S: '86400',
+        ...(target === 'auditpg' ? auditPostgresEnv(auditPgOf(stack)) : AUDIT_OFF_ENV),
       });
       break;
     }
@@ -135,21 +158,41 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
       throw new Error(`unknown target ${String(never)}`);
     }
   }
-  const url = `http://127.0.0.1:${port}`;
   const running: RunningTarget = { target, url, pid: proc.pid, stop: async () => { await proc.stop(); } };
-  if (target === 'service' || target === 'alt') {
+  if (target === 'service' || target === 'alt' || target === 'auditpg') {
     await waitForHttp(`${url}/readyz`);
     running.storeMode = await waitForStore(url, 'redis', { timeoutMs: 15_000 });
   }
   return running;
 }
 
+function auditPgOf(stack: Stack): PostgresProcess {
+  if (!stack.auditPg) throw new Error('the auditpg target needs the stack started with { auditPg: true }');
+  return stack.auditPg;
+}
+
+/**
+ * A client-credentials access token of the built-in issuer for the bench partner (scope
+ * sim-swap:check), from the service under test itself; fetched once per run, before measuring.
+ */
+export async function fetchBearer(stack: Stack, url: string): Promise<string> {
+  const basic = Buffer.from(`${encodeURIComponent(stack.creds.apiKey)}:${encodeURIComponent(stack.creds.secret)}`).toString('base64');
+  const res = await fetch(`${url}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+    body: 'grant_type=client_credentials&scope=sim-swap%3Acheck',
+  });
+  const json = await res.json() as { access_token?: unknown; expires_in?: unknown };
+  if (res.status !== 200 || typeof json.access_token !== 'string') throw new Error(`token request refused: status ${res.status}`);
+  return json.access_token;
+}
+
 /** Counter values from the service's /metrics, by full series name (name{labels}). */
-export async function scrapeCounters(url: string): Promise<Map<string, number>> {
+export async function scrapeCounters(url: string, names = ['verify_cache_lookups_total', 'verify_upstream_calls_total']): Promise<Map<string, number>> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const out = new Map<string, number>();
   for (const line of text.split('\n')) {
-    if (!line.startsWith('verify_cache_lookups_total') && !line.startsWith('verify_upstream_calls_total')) continue;
+    if (!names.some((n) => line.startsWith(n))) continue;
     const i = line.lastIndexOf(' ');
     out.set(line.slice(0, i), Number(line.slice(i + 1)));
   }

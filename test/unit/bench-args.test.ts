@@ -5,6 +5,11 @@ describe('npm run bench arguments (node:util parseArgs, strict)', () => {
     expect(parseBenchArgs([])).toMatchObject({ soak: true, profile: false, only: undefined, durationS: 12, warmupS: 3, rounds: 3, pin: true });
   });
 
+  it('--quick includes the CAMARA hit (C1) and S1 with audit on PostgreSQL, each compared with S1', () => {
+    expect(QUICK_SCENARIOS).toEqual(expect.arrayContaining(['S1', 'C1', 'S1+auditPG']));
+    expect(parseBenchArgs(['--only=C1,S1+auditPG']).only).toEqual(new Set(['C1', 'S1+auditPG']));
+  });
+
   it('--quick runs B1 S1 S5 S6 in interleaved rounds without the soak; explicit values still win', () => {
     expect(parseBenchArgs(['--quick'])).toMatchObject({ soak: false, only: new Set(QUICK_SCENARIOS), durationS: 8, warmupS: 2, rounds: 4 });
     expect(parseBenchArgs(['--quick', '--duration=4', '--soak'])).toMatchObject({ soak: true, durationS: 4 });
