@@ -41,6 +41,8 @@ describe('external issuer JWKS faults: no request waits past the fetch timeout',
     const down = await timed(h, token);
     expect(down).toMatchObject({ ok: false, reason: 'access token issuer keys unavailable' });
     expect(down.ms).toBeLessThan(TIMEOUT_MS + 700);
+    // Again, now that no fetch is in flight: the request starts its own, which fails the same way.
+    expect(await timed(h, token)).toMatchObject({ ok: false, reason: 'access token issuer keys unavailable' });
     await expect(h.server.accessTokens.verify(await fetchToken(h.url, creds))).resolves.toBeDefined();
     idp.setFault({});
     expect(await timed(h, token)).toMatchObject({ ok: true });

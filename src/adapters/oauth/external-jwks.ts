@@ -37,7 +37,9 @@ export class ExternalJwks {
   /** The key-selection function jwtVerify takes. */
   readonly getKey = async (...[header, token]: GetKeyArgs) => {
     if (!this.local) {
-      await this.fetchUnlessCoolingDown();
+      // However the fetch failed (refused, 5xx, timeout; reported through onRefreshError), or
+      // whether this request started it or joined one in flight: no keys is one condition.
+      await this.fetchUnlessCoolingDown().catch(() => undefined);
       if (!this.local) throw new errors.JWKSInvalid('issuer keys unavailable');
     } else if (this.stale() && !this.pending && !this.coolingDown()) {
       this.refresh().catch(() => undefined); // reported through onRefreshError
@@ -46,8 +48,9 @@ export class ExternalJwks {
       return await this.local(header, token);
     } catch (err) {
       if (!(err instanceof errors.JWKSNoMatchingKey)) throw err;
-      // An unknown kid: the issuer may have rotated. Refetch once (unless one was just made), retry once.
-      await this.fetchUnlessCoolingDown();
+      // An unknown kid: the issuer may have rotated. Refetch once (unless one was just made), retry
+      // once; a failed refetch leaves the keys in force, so the kid stays unknown.
+      await this.fetchUnlessCoolingDown().catch(() => undefined);
       return this.local(header, token);
     }
   };
