@@ -33,6 +33,10 @@ export class FleetChild {
     this.proc = proc;
   }
 
+  get pid(): number | undefined {
+    return this.running ? this.proc?.pid : undefined;
+  }
+
   get running(): boolean {
     return this.proc !== undefined && this.proc.exitCode === null && this.proc.signalCode === null;
   }

@@ -114,6 +114,8 @@ export class Fleet {
       // HAProxy adds X-Forwarded-For: the client address is the one it saw.
       TRUST_PROXY_HOPS: '1',
       EVENTS_TOKEN: this.eventsToken,
+      // Each instance's own audit files and spool, in the fleet's directory (never the repository's ./var).
+      AUDIT_DIR: join(this.dir, `audit-${port}`),
       LOG_LEVEL: 'warn',
       // Out of rotation after one failed check, with a margin for a loaded machine.
       SHUTDOWN_READINESS_DELAY_MS: String(this.opts.checkIntervalMs * 3),
