@@ -1,6 +1,6 @@
 import { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { CAMARA_PARTNER_OPERATION, CamaraOperation, CamaraService } from '../../domain/camara-service';
-import { BadRequestError, DomainError } from '../../domain/errors';
+import { BadRequestError } from '../../domain/errors';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
 import { AccessGrant, AccessTokenVerifier } from '../../domain/ports/access-tokens';
 import { Logger } from '../../observability/logger';
@@ -8,7 +8,7 @@ import { requireBearerToken } from '../http/bearer';
 import { MethodNotAllowedError, RouteNotFoundError } from '../rest/http-errors';
 import { jsonBody } from '../rest/json-body';
 import { sendJson } from '../rest/rest-bodies';
-import { camaraFailureOf } from './error-info';
+import { camaraErrorHandler } from './camara-error-handler';
 
 export interface CamaraRoutesDeps {
   camara: CamaraService;
@@ -108,18 +108,7 @@ export function camaraRoutes(deps: CamaraRoutesDeps): [RequestHandler, ErrorRequ
     }, next);
   };
 
-  const errors: ErrorRequestHandler = (err, req, res, next) => {
-    if (res.headersSent || res.locals.interface !== 'camara') {
-      next(err);
-      return;
-    }
-    const failure = camaraFailureOf(err);
-    if (!(err instanceof DomainError)) {
-      deps.logger.error({ correlator: res.locals.correlator, err, path: req.path }, 'unexpected error');
-    }
-    if (failure.retryAfterS !== undefined) res.setHeader('Retry-After', String(failure.retryAfterS));
-    sendJson(res, failure.info.status, failure.info);
-  };
+  const errors = camaraErrorHandler(deps.logger);
 
   return [routes, errors];
 }

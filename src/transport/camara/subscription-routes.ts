@@ -1,5 +1,5 @@
 import { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
-import { BadRequestError, DomainError } from '../../domain/errors';
+import { BadRequestError } from '../../domain/errors';
 import { AccessGrant, AccessTokenVerifier } from '../../domain/ports/access-tokens';
 import { SubscriptionRecord } from '../../domain/subscriptions/subscription';
 import { SubscriptionService } from '../../domain/subscriptions/subscription-service';
@@ -8,7 +8,7 @@ import { requireBearerToken } from '../http/bearer';
 import { MethodNotAllowedError, RouteNotFoundError } from '../rest/http-errors';
 import { jsonBody } from '../rest/json-body';
 import { sendJson } from '../rest/rest-bodies';
-import { camaraFailureOf } from './error-info';
+import { camaraErrorHandler } from './camara-error-handler';
 
 export interface SubscriptionRoutesDeps {
   subscriptions: SubscriptionService;
@@ -97,18 +97,7 @@ export function subscriptionRoutes(deps: SubscriptionRoutesDeps): [RequestHandle
     }, next);
   };
 
-  const errors: ErrorRequestHandler = (err, req, res, next) => {
-    if (res.headersSent || res.locals.interface !== 'camara') {
-      next(err);
-      return;
-    }
-    const failure = camaraFailureOf(err);
-    if (!(err instanceof DomainError)) {
-      deps.logger.error({ correlator: res.locals.correlator, err, path: req.path }, 'unexpected error');
-    }
-    if (failure.retryAfterS !== undefined) res.setHeader('Retry-After', String(failure.retryAfterS));
-    sendJson(res, failure.info.status, failure.info);
-  };
+  const errors = camaraErrorHandler(deps.logger);
 
   return [routes, errors];
 }
