@@ -1,14 +1,13 @@
 import { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { CAMARA_PARTNER_OPERATION, CamaraOperation, CamaraService } from '../../domain/camara-service';
-import { BadRequestError } from '../../domain/errors';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
 import { AccessGrant, AccessTokenVerifier } from '../../domain/ports/access-tokens';
 import { Logger } from '../../observability/logger';
-import { requireBearerToken } from '../http/bearer';
 import { MethodNotAllowedError, RouteNotFoundError } from '../rest/http-errors';
 import { jsonBody } from '../rest/json-body';
 import { sendJson } from '../rest/rest-bodies';
 import { camaraErrorHandler } from './camara-error-handler';
+import { camaraRequest } from './camara-request';
 
 export interface CamaraRoutesDeps {
   camara: CamaraService;
@@ -26,8 +25,6 @@ export const CAMARA_PATHS: ReadonlyMap<string, CamaraOperation> = new Map([
 ]);
 const ROOTS = ['/sim-swap/v2', '/kyc-tenure/v0.2'];
 
-/** sim-swap.yaml / kyc-tenure.yaml XCorrelator. */
-const CORRELATOR = /^[a-zA-Z0-9-_:;./<>{}]{0,256}$/;
 
 /** Case-insensitive, one trailing slash allowed: as Express's router matches, and as the legacy routes do. */
 function routeKey(path: string): string {
@@ -91,21 +88,7 @@ export function camaraRoutes(deps: CamaraRoutesDeps): [RequestHandler, ErrorRequ
       res.setHeader('Allow', 'POST');
       throw new MethodNotAllowedError('use POST');
     }
-    const correlator = req.headers['x-correlator'];
-    if (typeof correlator === 'string' && !CORRELATOR.test(correlator)) {
-      throw new BadRequestError('x-correlator must match ^[a-zA-Z0-9-_:;./<>{}]{0,256}$');
-    }
-    const token = requireBearerToken(req.headers.authorization);
-    deps.tokens.verify(token).then((grant) => {
-      res.locals.partner = grant.partner;
-      body(req, res, (err?: unknown) => {
-        if (err) {
-          next(err);
-          return;
-        }
-        answer(req, res, operation, grant).catch(next);
-      });
-    }, next);
+    camaraRequest(req, res, next, { tokens: deps.tokens, body }, (grant) => answer(req, res, operation, grant));
   };
 
   const errors = camaraErrorHandler(deps.logger);

@@ -4,11 +4,11 @@ import { AccessGrant, AccessTokenVerifier } from '../../domain/ports/access-toke
 import { SubscriptionRecord } from '../../domain/subscriptions/subscription';
 import { SubscriptionService } from '../../domain/subscriptions/subscription-service';
 import { Logger } from '../../observability/logger';
-import { requireBearerToken } from '../http/bearer';
 import { MethodNotAllowedError, RouteNotFoundError } from '../rest/http-errors';
 import { jsonBody } from '../rest/json-body';
 import { sendJson } from '../rest/rest-bodies';
 import { camaraErrorHandler } from './camara-error-handler';
+import { camaraRequest } from './camara-request';
 
 export interface SubscriptionRoutesDeps {
   subscriptions: SubscriptionService;
@@ -20,7 +20,6 @@ export interface SubscriptionRoutesDeps {
 export const SUBSCRIPTIONS_ROOT = '/sim-swap-subscriptions/v0.3';
 /** The collection, or one subscription (its id as sent: ids are case-sensitive). */
 const PATH = /^\/sim-swap-subscriptions\/v0\.3\/subscriptions(?:\/([^/]+))?\/?$/i;
-const CORRELATOR = /^[a-zA-Z0-9-_:;./<>{}]{0,256}$/;
 
 /** The Subscription resource as the reader may see it: never the credential; the number only for two-legged readers. */
 function view(s: SubscriptionRecord, grant: AccessGrant): object {
@@ -76,25 +75,7 @@ export function subscriptionRoutes(deps: SubscriptionRoutesDeps): [RequestHandle
       res.setHeader('Allow', allowed.join(', '));
       throw new MethodNotAllowedError(`use ${allowed.join(' or ')}`);
     }
-    const correlator = req.headers['x-correlator'];
-    if (typeof correlator === 'string' && !CORRELATOR.test(correlator)) {
-      throw new BadRequestError('x-correlator must match ^[a-zA-Z0-9-_:;./<>{}]{0,256}$');
-    }
-    const token = requireBearerToken(req.headers.authorization);
-    deps.tokens.verify(token).then((grant) => {
-      res.locals.partner = grant.partner;
-      if (req.method !== 'POST') {
-        answer(req, res, id, grant).catch(next);
-        return;
-      }
-      body(req, res, (err?: unknown) => {
-        if (err) {
-          next(err);
-          return;
-        }
-        answer(req, res, id, grant).catch(next);
-      });
-    }, next);
+    camaraRequest(req, res, next, { tokens: deps.tokens, body: req.method === 'POST' ? body : undefined }, (grant) => answer(req, res, id, grant));
   };
 
   const errors = camaraErrorHandler(deps.logger);
