@@ -109,6 +109,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       simSwapMaxAgeHours: config.SIM_SWAP_MAX_AGE_HOURS,
       txnTtlS: config.TXN_TTL_S,
       txnInFlightTtlS: config.TXN_IN_FLIGHT_TTL_S,
+      txnRecordBeforeAnswer: config.REDIS_WAIT_REPLICAS > 0,
     },
     onStoreError: (err) => logger.warn({ err: (err as Error).message }, 'state store error; answering without it'),
   });

@@ -111,6 +111,9 @@ export class Fleet {
       HLR_URL: `${this.simulatorUrl}/hlr`,
       SIM_URL: `${this.simulatorUrl}/sim`,
       REDIS_CLUSTER_NODES: this.redis.seedNodes,
+      // Every master has a replica: a txn_id answer waits until the replica holds its record, so
+      // a failover cannot lose it (docs/redis.md, "Replicated txn_id records").
+      REDIS_WAIT_REPLICAS: '1',
       // HAProxy adds X-Forwarded-For: the client address is the one it saw.
       TRUST_PROXY_HOPS: '1',
       EVENTS_TOKEN: this.eventsToken,

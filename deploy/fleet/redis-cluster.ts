@@ -111,14 +111,16 @@ export class RedisClusterWithReplicas {
     return true;
   }
 
-  /** SIGKILLs the master serving `slot`'s node (default: the first master) and returns its port. */
-  async killMaster(which = 0): Promise<{ port: number; id: string }> {
-    const masters = (await this.topology()).filter((n) => n.role === 'master' && !n.failed && n.slots.length > 0)
-      .sort((a, b) => a.port - b.port);
-    const victim = masters[which];
-    if (!victim) throw new Error(`no master number ${which}`);
+  /** SIGKILLs the master that serves `key`'s hash slot and returns its port and id. */
+  async killMasterOf(key: string): Promise<{ port: number; id: string; slot: number }> {
+    const nodes = await this.topology();
+    const asker = nodes.find((n) => !n.failed);
+    const slot = Number((await cli(asker?.port ?? 0, 'cluster', 'keyslot', key)).trim());
+    if (!Number.isInteger(slot)) throw new Error(`no hash slot for ${key}`);
+    const victim = nodes.find((n) => n.role === 'master' && !n.failed && n.slots.some((r) => inRange(r, slot)));
+    if (!victim) throw new Error(`no live master serves slot ${slot}`);
     await this.node(victim.port).child.kill();
-    return { port: victim.port, id: victim.id };
+    return { port: victim.port, id: victim.id, slot };
   }
 
   /** Resolves once a former replica of `masterId` serves slots as a master; returns the ms it took. */
@@ -186,6 +188,12 @@ export function parseClusterNodes(text: string): ClusterNode[] {
     if (master !== '-') node.masterId = master;
     return node;
   });
+}
+
+/** True when a CLUSTER NODES slot entry ("5461-10922" or "42") holds slot. */
+function inRange(range: string, slot: number): boolean {
+  const [from, to = from] = range.split('-').map(Number);
+  return from !== undefined && to !== undefined && slot >= from && slot <= to;
 }
 
 /** A redis-cli command's output; empty when the node does not answer. */

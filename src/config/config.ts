@@ -31,6 +31,12 @@ export const configSchema = z.object({
   REDIS_CLUSTER_NODES: z.string().regex(/^[^\s,:]+:\d+(,[^\s,:]+:\d+)*$/, 'must be host:port[,host:port...]').optional(),
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_.{}-]{0,32}$/, 'must be up to 32 of A-Z a-z 0-9 : _ . { } -').default('vc:'),
   REDIS_COMMAND_TIMEOUT_MS: int(10, 60_000, 500),
+  /**
+   * Replicas that must hold a txn_id claim and its answer before the answer is sent (Redis
+   * WAIT), so a failover cannot lose them; 0 = no WAIT (docs/redis.md).
+   */
+  REDIS_WAIT_REPLICAS: int(0, 16, 0),
+  REDIS_WAIT_TIMEOUT_MS: int(1, 30_000, 100),
   /** Partner registry (JSON); default is the demo registry shipped in fixtures/. */
   PARTNERS_FILE: optionalString,
   /** Numbering plan for msisdn normalisation. */
@@ -153,6 +159,13 @@ export const configSchema = z.object({
   }
   if (c.REDIS_URL && c.REDIS_CLUSTER_NODES) {
     ctx.addIssue({ code: 'custom', path: ['REDIS_CLUSTER_NODES'], message: 'set REDIS_URL or REDIS_CLUSTER_NODES, not both' });
+  }
+  if (c.REDIS_WAIT_REPLICAS > 0 && !c.REDIS_URL && !c.REDIS_CLUSTER_NODES) {
+    ctx.addIssue({ code: 'custom', path: ['REDIS_WAIT_REPLICAS'], message: 'needs Redis (REDIS_URL or REDIS_CLUSTER_NODES)' });
+  }
+  if (c.REDIS_WAIT_REPLICAS > 0 && c.REDIS_WAIT_TIMEOUT_MS * 2 > c.REDIS_COMMAND_TIMEOUT_MS) {
+    // WAIT blocks up to its timeout; the command around it must outlive that, with room for the write.
+    ctx.addIssue({ code: 'custom', path: ['REDIS_WAIT_TIMEOUT_MS'], message: 'must be at most half of REDIS_COMMAND_TIMEOUT_MS' });
   }
   if (c.NODE_ENV === 'production') {
     // No demo partners (their secrets are public) and no simulator in production.

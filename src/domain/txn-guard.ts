@@ -9,6 +9,12 @@ export interface TxnSettings {
   ttlS: number;
   /** How long an unfinished claim holds, so a crashed instance cannot lock a txn_id for a day. */
   inFlightTtlS: number;
+  /**
+   * Store the answer before returning it, not after: on when the store makes records durable
+   * first (Redis WAIT, REDIS_WAIT_REPLICAS), so no answer goes out whose record a failover
+   * could still lose. Costs the record's round trip on every fresh answer.
+   */
+  recordBeforeAnswer?: boolean;
 }
 
 /** A txn_id to claim: what the state store's admission takes (ports/state-store.ts). */
@@ -51,7 +57,8 @@ export class TxnGuard {
    * Runs work when the claim was ours; otherwise replays or refuses. The answer is recorded
    * without waiting: the record is sent before the answer is returned, on the connection the
    * claim used, so a retry (which can only arrive after the answer) finds it, or the claim
-   * still in flight (409), never a free txn_id.
+   * still in flight (409), never a free txn_id. With recordBeforeAnswer, the record is
+   * awaited first.
    */
   async settle(ticket: TxnTicket, claim: TxnClaim, work: () => Promise<VerificationResult>): Promise<Answer> {
     const { key, fingerprint } = ticket;
@@ -80,13 +87,15 @@ export class TxnGuard {
       result = await work();
     } catch (err) {
       if (err instanceof NotSubscriberError) {
-        void this.record(key, fingerprint, { e: 'not_subscriber', m: err.reason });
+        const recorded = this.record(key, fingerprint, { e: 'not_subscriber', m: err.reason });
+        if (this.settings.recordBeforeAnswer) await recorded;
       } else {
         await this.store.release(key, fingerprint).catch(this.onStoreError);
       }
       throw err;
     }
-    void this.record(key, fingerprint, { r: result });
+    const recorded = this.record(key, fingerprint, { r: result });
+    if (this.settings.recordBeforeAnswer) await recorded;
     return { result, replayed: false };
   }
 

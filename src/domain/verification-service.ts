@@ -19,6 +19,8 @@ export interface VerificationSettings {
   simSwapMaxAgeHours: number;
   txnTtlS: number;
   txnInFlightTtlS: number;
+  /** txn-guard.ts: answers wait for their record (on with REDIS_WAIT_REPLICAS). */
+  txnRecordBeforeAnswer?: boolean;
 }
 
 export interface VerificationServiceDeps {
@@ -46,6 +48,7 @@ export class VerificationService {
     this.txns = new TxnGuard(deps.store.txns, deps.metrics, {
       ttlS: deps.settings.txnTtlS,
       inFlightTtlS: deps.settings.txnInFlightTtlS,
+      recordBeforeAnswer: deps.settings.txnRecordBeforeAnswer ?? false,
     }, deps.onStoreError);
   }
 

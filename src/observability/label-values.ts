@@ -1,6 +1,6 @@
 import { OPERATIONS } from '../domain/operation';
 import {
-  AuthFailureReason, BreakerState, CacheOutcome, TxnOutcome, UpstreamOutcome,
+  AuthFailureReason, BreakerState, CacheOutcome, ReplicationWaitOutcome, TxnOutcome, UpstreamOutcome,
 } from '../domain/ports/metrics';
 import { StoreMode } from '../domain/ports/state-store';
 import { UpstreamName } from '../domain/ports/upstreams';
@@ -28,4 +28,5 @@ export const LABELS = {
   upstreamOutcome: keys<UpstreamOutcome>({ ok: true, not_found: true, error: true, timeout: true, rejected: true }),
   breakerState: keys<BreakerState>({ closed: true, open: true, half_open: true }),
   storeMode: keys<StoreMode>({ memory: true, redis: true, degraded: true }),
+  replicationWait: keys<ReplicationWaitOutcome>({ acked: true, short: true, skipped: true }),
 } as const;

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { Operation } from '../domain/operation';
 import {
-  AuthFailureReason, BreakerState, CacheOutcome, Metrics, TxnOutcome, UpstreamOutcome,
+  AuthFailureReason, BreakerState, CacheOutcome, Metrics, ReplicationWaitOutcome, TxnOutcome, UpstreamOutcome,
 } from '../domain/ports/metrics';
 import { StoreMode } from '../domain/ports/state-store';
 import { UpstreamName } from '../domain/ports/upstreams';
@@ -56,6 +56,7 @@ export class PrometheusMetrics implements Metrics {
   private readonly breaker: Gauge<'upstream' | 'state'>;
   private readonly breakerTransitions: Counter<'upstream' | 'state'>;
   private readonly store: Gauge<'mode'>;
+  private readonly replicationWaits: Counter<'outcome'>;
   /** Upstreams whose breaker has reported once: their first report is the initial state, not a change. */
   private readonly breakersSeen = new Set<UpstreamName>();
   private storeModeSource?: () => StoreMode;
@@ -73,6 +74,12 @@ export class PrometheusMetrics implements Metrics {
     this.upstreamSeconds = new Histogram({ name: 'verify_upstream_call_duration_seconds', help: 'Upstream call durations (calls actually sent).', labelNames: ['upstream'], buckets: REQUEST_BUCKETS, registers });
     this.breaker = new Gauge({ name: 'verify_circuit_breaker_state', help: '1 for the current state of each upstream circuit breaker.', labelNames: ['upstream', 'state'], registers });
     this.breakerTransitions = new Counter({ name: 'verify_circuit_breaker_transitions_total', help: 'Circuit breaker state changes, by the state entered.', labelNames: ['upstream', 'state'], registers });
+    this.replicationWaits = new Counter({
+      name: 'verify_redis_replication_waits_total',
+      help: 'txn_id writes with REDIS_WAIT_REPLICAS: acked by enough replicas, short (fewer within REDIS_WAIT_TIMEOUT_MS), skipped (no WAIT: one for the same slot was short within the last second).',
+      labelNames: ['outcome'],
+      registers,
+    });
     this.store = new Gauge({
       name: 'verify_state_store_mode',
       help: '1 for where state lives now (memory, redis; degraded: Redis configured but unreachable).',
@@ -122,6 +129,10 @@ export class PrometheusMetrics implements Metrics {
     this.setStoreMode(mode);
   }
 
+  replicationWait(outcome: ReplicationWaitOutcome): void {
+    this.replicationWaits.inc({ outcome });
+  }
+
   /** Reads the store's mode at every scrape instead of relying on each change being reported. */
   trackStoreMode(source: () => StoreMode): void {
     this.storeModeSource = source;
@@ -146,6 +157,7 @@ export class PrometheusMetrics implements Metrics {
       this.rateLimitedTotal.inc({ operation }, 0);
     }
     for (const outcome of LABELS.txnOutcome) this.txns.inc({ outcome }, 0);
+    for (const outcome of LABELS.replicationWait) this.replicationWaits.inc({ outcome }, 0);
     for (const reason of LABELS.authReason) this.authFailures.inc({ reason }, 0);
     for (const upstream of LABELS.upstream) {
       for (const outcome of LABELS.upstreamOutcome) this.upstreamCalls.inc({ upstream, outcome }, 0);

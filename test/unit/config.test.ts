@@ -51,6 +51,15 @@ describe('configuration (CONTRACT §4)', () => {
     expect(() => loadConfig({ HLR_URL: 'http://h/hlr' })).toThrow(/SIM_URL/);
   });
 
+  it('takes REDIS_WAIT_REPLICAS only with Redis, and a WAIT timeout that fits in the command timeout', () => {
+    const redis = { REDIS_URL: 'redis://127.0.0.1:6379' };
+    expect(loadConfig(redis)).toMatchObject({ REDIS_WAIT_REPLICAS: 0, REDIS_WAIT_TIMEOUT_MS: 100 });
+    expect(() => loadConfig({ REDIS_WAIT_REPLICAS: '1' })).toThrow(/REDIS_WAIT_REPLICAS: needs Redis/);
+    expect(() => loadConfig({ ...redis, REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '251' }))
+      .toThrow(/REDIS_WAIT_TIMEOUT_MS: must be at most half of REDIS_COMMAND_TIMEOUT_MS/);
+    expect(loadConfig({ ...redis, REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '250' })).toMatchObject({ REDIS_WAIT_REPLICAS: 1, REDIS_WAIT_TIMEOUT_MS: 250 });
+  });
+
   it('refuses demo defaults in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PARTNERS_FILE: is required in production/);
   });

@@ -36,6 +36,13 @@ export function createStateStore(config: Config, deps: StateStoreDeps): StateSto
     commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
     keyPrefix: config.REDIS_KEY_PREFIX,
     clock,
+    ...(config.REDIS_WAIT_REPLICAS > 0 ? {
+      replicationWait: {
+        replicas: config.REDIS_WAIT_REPLICAS,
+        timeoutMs: config.REDIS_WAIT_TIMEOUT_MS,
+        onWait: (outcome) => metrics.replicationWait(outcome),
+      },
+    } : {}),
   });
   // The URL stays out of the log: it may carry a password.
   logger.info({ redis: redis.kind, keyPrefix: config.REDIS_KEY_PREFIX }, 'state on Redis; connecting');

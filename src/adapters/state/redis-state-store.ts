@@ -4,12 +4,15 @@ import { RedisAdmission } from './redis-admission';
 import { RedisCache } from './redis-cache';
 import { ConnectionEvent, RedisClient, RedisConnectionOptions, closeClient, createRedisClient, probe, watchConnection } from './redis-connection';
 import { RedisRateLimiter } from './redis-rate-limiter';
+import { ReplicationWait, ReplicationWaitOptions } from './redis-replication-wait';
 import { RedisTxnStore } from './redis-txn-store';
 
 export interface RedisStateStoreOptions extends RedisConnectionOptions {
   /** Prepended to every key (REDIS_KEY_PREFIX), so services can share a Redis. */
   keyPrefix: string;
   clock: Clock;
+  /** WAIT for replicas after every txn_id write (REDIS_WAIT_REPLICAS > 0); absent: no WAIT. */
+  replicationWait?: ReplicationWaitOptions;
 }
 
 /*
@@ -49,9 +52,10 @@ export class RedisStateStore implements StateStore {
     // Short namespaces: the prefix is paid on every key.
     this.cache = new RedisCache(this.client, `${opts.keyPrefix}c:`);
     // A partner's txn_ids and rate bucket share its hash tag (redis-keys.ts).
-    this.txns = new RedisTxnStore(this.client, opts.keyPrefix);
+    const replication = opts.replicationWait ? new ReplicationWait(opts.replicationWait, opts.clock) : undefined;
+    this.txns = new RedisTxnStore(this.client, opts.keyPrefix, replication);
     this.rateLimiter = new RedisRateLimiter(this.client, opts.keyPrefix, opts.clock);
-    this.admission = new RedisAdmission(this.client, opts.keyPrefix, this.rateLimiter, this.txns);
+    this.admission = new RedisAdmission(this.client, opts.keyPrefix, this.rateLimiter, this.txns, replication);
   }
 
   mode(): StoreMode {

@@ -1,6 +1,7 @@
 import { TxnClaim, TxnStore } from '../../domain/ports/state-store';
 import { RedisClient } from './redis-connection';
-import { txnKey } from './redis-keys';
+import { txnKey, txnTag } from './redis-keys';
+import { ReplicationWait } from './redis-replication-wait';
 
 /*
  * One string per txn_id under `<prefix>{<apiKey>}:t:<txn_id>` (redis-keys.ts), with a Redis TTL:
@@ -31,17 +32,26 @@ export function claimOf(held: string | null | undefined): TxnClaim {
   return decodeTxnRecord(held) ?? { status: 'in-flight', fingerprint: '' };
 }
 
-/** txn_id records shared by every instance: claims are atomic (SET NX in a script). */
+/**
+ * txn_id records shared by every instance: claims are atomic (SET NX in a script). With a
+ * replication wait (REDIS_WAIT_REPLICAS), claims and outcomes are on a replica before they
+ * count, so a failover cannot lose them (redis-replication-wait.ts).
+ */
 export class RedisTxnStore implements TxnStore {
-  constructor(private readonly client: RedisClient, private readonly keyPrefix: string) {}
+  constructor(private readonly client: RedisClient, private readonly keyPrefix: string, private readonly replication?: ReplicationWait) {}
 
   async claim(key: string, fingerprint: string, ttlS: number): Promise<TxnClaim> {
-    return claimOf(await this.client.vcTxnClaim(txnKey(this.keyPrefix, key), inFlightValue(fingerprint), ttlMsOf(ttlS)));
+    const redisKey = txnKey(this.keyPrefix, key);
+    const send = () => this.client.vcTxnClaim(redisKey, inFlightValue(fingerprint), ttlMsOf(ttlS));
+    return claimOf(this.replication ? await this.replication.after(this.client, txnTag(key), redisKey, send) : await send());
   }
 
   async complete(key: string, fingerprint: string, outcome: string, ttlS: number): Promise<void> {
     const prefix = donePrefix(fingerprint);
-    await this.client.vcTxnComplete(txnKey(this.keyPrefix, key), inFlightValue(fingerprint), prefix, prefix + outcome, ttlMsOf(ttlS));
+    const redisKey = txnKey(this.keyPrefix, key);
+    const send = () => this.client.vcTxnComplete(redisKey, inFlightValue(fingerprint), prefix, prefix + outcome, ttlMsOf(ttlS));
+    if (this.replication) await this.replication.after(this.client, txnTag(key), redisKey, send);
+    else await send();
   }
 
   async release(key: string, fingerprint: string): Promise<void> {

@@ -6,6 +6,11 @@ export type TxnOutcome = 'new' | 'replayed' | 'conflict' | 'in_flight';
 export type AuthFailureReason = 'missing_key' | 'unknown_key' | 'disabled' | 'bad_signature' | 'bad_timestamp' | 'stale_timestamp' | 'throttled';
 export type UpstreamOutcome = 'ok' | 'not_found' | 'error' | 'timeout' | 'rejected';
 export type BreakerState = 'closed' | 'open' | 'half_open';
+/**
+ * A txn_id write with REDIS_WAIT_REPLICAS: enough replicas acknowledged in time, fewer did
+ * (short), or no WAIT was sent because one for the same slot was just short (skipped).
+ */
+export type ReplicationWaitOutcome = 'acked' | 'short' | 'skipped';
 
 /** What the domain and adapters report; the Prometheus module implements it. Labels are bounded sets. */
 export interface Metrics {
@@ -16,8 +21,9 @@ export interface Metrics {
   upstreamCall(upstream: UpstreamName, outcome: UpstreamOutcome, seconds: number): void;
   breakerState(upstream: UpstreamName, state: BreakerState): void;
   storeMode(mode: 'memory' | 'redis' | 'degraded'): void;
+  replicationWait(outcome: ReplicationWaitOutcome): void;
 }
 
 export const noopMetrics: Metrics = {
-  cache() {}, txn() {}, authFailure() {}, rateLimited() {}, upstreamCall() {}, breakerState() {}, storeMode() {},
+  cache() {}, txn() {}, authFailure() {}, rateLimited() {}, upstreamCall() {}, breakerState() {}, storeMode() {}, replicationWait() {},
 };
