@@ -88,12 +88,23 @@ describe('PrometheusMetrics', () => {
     }
   });
 
+  it('counts txn_id writes by replication outcome, every outcome from 0', async () => {
+    const m = new PrometheusMetrics({ defaultMetrics: false });
+    m.replicationWait('short');
+    m.replicationWait('skipped');
+    m.replicationWait('skipped');
+    const text = await m.registry.metrics();
+    expect(text).toContain('verify_redis_replication_waits_total{outcome="acked"} 0');
+    expect(text).toContain('verify_redis_replication_waits_total{outcome="short"} 1');
+    expect(text).toContain('verify_redis_replication_waits_total{outcome="skipped"} 2');
+  });
+
   it('labels every verify_* series from a small fixed vocabulary, never with request data', async () => {
     const m = new PrometheusMetrics({ defaultMetrics: false });
     m.request('sim_swap', 'rest', '11111', 404, 0.01);
     const allowed = new Set(['operation', 'interface', 'code', 'status', 'outcome', 'reason', 'upstream', 'state', 'mode', 'le']);
     const metrics = await m.registry.getMetricsAsJSON();
-    expect(metrics.length).toBe(15);
+    expect(metrics.length).toBe(16);
     for (const { values } of metrics) {
       for (const v of values) for (const label of Object.keys(v.labels)) expect(allowed).toContain(label);
     }

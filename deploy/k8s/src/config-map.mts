@@ -17,6 +17,8 @@ export function configMap(): ConfigMap {
       SIM_URL: 'http://sim-management.operator.svc.cluster.local',
       // Redis Cluster with replicas (docs/fleet.md); seed nodes, the client discovers the rest.
       REDIS_CLUSTER_NODES: 'redis-cluster-0.redis-cluster:6379,redis-cluster-1.redis-cluster:6379,redis-cluster-2.redis-cluster:6379',
+      // One replica per master: a txn_id's answer waits until the replica holds its record (docs/redis.md).
+      REDIS_WAIT_REPLICAS: '1',
       PARTNERS_FILE: `${secrets.partners.mountPath}/${secrets.partners.key}`,
       OAUTH_SIGNING_KEY_FILE: `${secrets.oauthKeys.mountPath}/${secrets.oauthKeys.key}`,
       // The built-in issuer's identifier (iss, and the metadata's URLs): the address partners use.

@@ -50,5 +50,11 @@ export function partnerPanels(): Builder<Panel>[] {
         legend: '{{instance}}',
       }],
     }),
+    series({
+      title: 'txn_id records reaching a replica (WAIT)',
+      description: 'With REDIS_WAIT_REPLICAS, every txn_id claim and answer record waits for a Redis replica before the answer goes out, so a failover cannot lose it. acked: in time; short: fewer replicas within REDIS_WAIT_TIMEOUT_MS; skipped: sent without WAIT for a second after a short one. Anything but acked means a failover now could answer a retried txn_id twice (VerifyTxnRecordsUnreplicated). Flat at 0 with REDIS_WAIT_REPLICAS=0.',
+      unit: 'ops',
+      targets: [{ expr: `sum by (outcome) (rate(verify_redis_replication_waits_total${sel()}[$__rate_interval]))`, legend: '{{outcome}}' }],
+    }),
   ];
 }
