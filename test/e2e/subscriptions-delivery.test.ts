@@ -118,6 +118,22 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
     expect(sinkA.received).toHaveLength(1);
   });
 
+  test('a sink token that runs out ends the subscription a minute before, with ACCESS_TOKEN_EXPIRED sent with that token', async () => {
+    // Expiring in 61.5 s: the subscription ends 60 s earlier, 1.5 s from now, while the token still works.
+    const tokenExpires = new Date(Date.now() + 61_500).toISOString();
+    const s = await h.subscribe(subscriptionBody(sinkA.url, PHONE, {
+      sinkCredential: { credentialType: 'ACCESSTOKEN', accessToken: 'short-lived', accessTokenExpiresUtc: tokenExpires, accessTokenType: 'bearer' },
+    }));
+    expect(s.status).toBe(201);
+    expect(Date.parse(String(s.body.expiresAt))).toBe(Date.parse(tokenExpires) - 60_000);
+    const [got] = await sinkA.waitFor((d) => d.length >= 1, 10_000);
+    expectValidEvent(got.body);
+    expect(got.body).toMatchObject({ type: ENDED, data: { terminationReason: 'ACCESS_TOKEN_EXPIRED', subscriptionId: s.body.id } });
+    expect(got.headers.authorization).toBe('Bearer short-lived');
+    expect(got.atMs).toBeLessThan(Date.parse(tokenExpires));
+    expect((await h.call(`${SUBS}/${s.body.id}`, undefined, { method: 'GET', token: h.subsToken })).status).toBe(404);
+  });
+
   test('a sink that fails 3 times then succeeds gets the event, every attempt with the same id, backing off', async () => {
     sinkA.reply = (_r, n) => (n < 3 ? 503 : 204);
     await h.subscribe(subscriptionBody(sinkA.url, PHONE));

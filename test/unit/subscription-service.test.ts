@@ -49,6 +49,36 @@ describe('subscription service', () => {
     expect(await t.service.sweepExpired()).toBe(0);
   });
 
+  test('an ACCESSTOKEN sink credential that runs out first ends the subscription a minute before, as ACCESS_TOKEN_EXPIRED, with the token', async () => {
+    const t = setup();
+    const token = (expires: string) => ({ credentialType: 'ACCESSTOKEN', accessTokenType: 'bearer', accessToken: 'tok', accessTokenExpiresUtc: expires });
+    const s = await t.service.create(t.grant(), { ...t.body({ subscriptionExpireTime: '2026-01-02T00:00:00Z' }), sinkCredential: token('2026-01-01T01:00:00Z') });
+    expect(s.expiresAtMs).toBe(Date.parse('2026-01-01T00:59:00Z'));
+    // One whose expire time comes first keeps SUBSCRIPTION_EXPIRED.
+    await t.service.create(t.grant(), { ...t.body({ subscriptionExpireTime: '2026-01-01T00:30:00Z' }, '+255712000003'), sinkCredential: token('2026-01-01T01:00:00Z') });
+    t.advance(30 * 60_000);
+    expect(await t.service.sweepExpired()).toBe(1);
+    t.advance(29 * 60_000 - 1);
+    expect(await t.service.sweepExpired()).toBe(0);
+    t.advance(1);
+    expect(await t.service.sweepExpired()).toBe(1);
+    expect(t.sent.map((d) => [d.event.data.terminationReason, d.credential?.credentialType])).toEqual([
+      ['SUBSCRIPTION_EXPIRED', 'ACCESSTOKEN'], ['ACCESS_TOKEN_EXPIRED', 'ACCESSTOKEN'],
+    ]);
+    expect(t.sent[1].event.data.subscriptionId).toBe(s.id);
+  });
+
+  test('a swap after the sink token ran out announces ACCESS_TOKEN_EXPIRED; a token already expired is refused at creation', async () => {
+    const t = setup();
+    const token = (expires: string) => ({ credentialType: 'ACCESSTOKEN', accessTokenType: 'bearer', accessToken: 'tok', accessTokenExpiresUtc: expires });
+    await t.service.create(t.grant(), { ...t.body(), sinkCredential: token('2026-01-01T00:02:00Z') });
+    t.advance(61_000);
+    await t.service.onSwap('255712000001');
+    expect(t.sent.map((d) => d.event.data.terminationReason)).toEqual(['ACCESS_TOKEN_EXPIRED']);
+    await expect(t.service.create(t.grant(), { ...t.body(), sinkCredential: token('2026-01-01T00:01:00Z') }))
+      .rejects.toThrow(/accessTokenExpiresUtc must be in the future/);
+  });
+
   test('three-legged subscriptions keep the number out of events and views', async () => {
     const t = setup();
     const s = await t.service.create(t.grant('p1', '+255712000002'), t.body({}, null));

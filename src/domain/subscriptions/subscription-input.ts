@@ -47,7 +47,7 @@ export function parseDateTime(value: unknown, name: string): number {
   return Date.parse(value as string);
 }
 
-function credential(value: unknown): SinkCredential {
+function credential(value: unknown, nowMs: number): SinkCredential {
   if (!isPlainObject(value)) throw new BadRequestError('sinkCredential must be an object');
   const type = field(value, 'credentialType');
   if (typeof type !== 'string') throw new BadRequestError('sinkCredential.credentialType is required');
@@ -60,7 +60,9 @@ function credential(value: unknown): SinkCredential {
       const accessToken = text(value, 'accessToken', 'sinkCredential.');
       if (/[\r\n]/.test(accessToken)) throw new BadRequestError('sinkCredential.accessToken must not contain line breaks');
       const expires = field(value, 'accessTokenExpiresUtc');
-      parseDateTime(expires, 'sinkCredential.accessTokenExpiresUtc');
+      if (parseDateTime(expires, 'sinkCredential.accessTokenExpiresUtc') <= nowMs) {
+        throw new BadRequestError('sinkCredential.accessTokenExpiresUtc must be in the future');
+      }
       return { credentialType: 'ACCESSTOKEN', accessToken, accessTokenExpiresUtc: expires as string, accessTokenType: 'bearer' };
     }
     default:
@@ -107,6 +109,6 @@ export function parseSubscriptionRequest(body: unknown, nowMs: number): Subscrip
     out.maxEvents = max;
   }
   const cred = field(body, 'sinkCredential');
-  if (cred !== undefined) out.credential = credential(cred);
+  if (cred !== undefined) out.credential = credential(cred, nowMs);
   return out;
 }

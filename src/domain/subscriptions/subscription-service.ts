@@ -10,7 +10,9 @@ import { EventDelivery, SinkPolicy } from '../ports/event-delivery';
 import { SubscriptionStore } from '../ports/subscription-store';
 import { SubscriptionNotFoundError } from './subscription-errors';
 import { parseSubscriptionRequest } from './subscription-input';
-import { Delivery, SubscriptionRecord, TerminationReason, endedEvent, swappedEvent } from './subscription';
+import {
+  ACCESS_TOKEN_END_LEAD_MS, Delivery, SubscriptionRecord, TerminationReason, endedEvent, expiryReasonOf, swappedEvent,
+} from './subscription';
 
 export interface SubscriptionServiceDeps {
   store: SubscriptionStore;
@@ -60,6 +62,14 @@ export class SubscriptionService {
     if (req.subscriptionExpireTime !== undefined) sub.subscriptionExpireTime = req.subscriptionExpireTime;
     if (req.expiresAtMs !== undefined) sub.expiresAtMs = req.expiresAtMs;
     if (req.maxEvents !== undefined) sub.maxEvents = req.maxEvents;
+    if (req.credential?.credentialType === 'ACCESSTOKEN') {
+      // The token ends the subscription if it runs out first, announced while it still works.
+      const tokenEndMs = Math.max(now, Date.parse(req.credential.accessTokenExpiresUtc) - ACCESS_TOKEN_END_LEAD_MS);
+      if (sub.expiresAtMs === undefined || tokenEndMs < sub.expiresAtMs) {
+        sub.expiresAtMs = tokenEndMs;
+        sub.expiryReason = 'ACCESS_TOKEN_EXPIRED';
+      }
+    }
     await this.deps.store.add(sub);
     return sub;
   }
@@ -98,7 +108,7 @@ export class SubscriptionService {
     for (const sub of subs) {
       if (sub.expiresAtMs !== undefined && sub.expiresAtMs <= now) {
         const ended = await this.deps.store.remove(sub.id);
-        if (ended) out.push(endedEvent(ended, this.newId(), now, 'SUBSCRIPTION_EXPIRED'));
+        if (ended) out.push(endedEvent(ended, this.newId(), now, expiryReasonOf(ended)));
         continue;
       }
       const count = await this.deps.store.countEvent(sub.id);
@@ -117,14 +127,16 @@ export class SubscriptionService {
   async sweepExpired(): Promise<number> {
     const ids = await this.deps.store.expired(this.deps.clock.nowMs(), SWEEP_BATCH);
     let n = 0;
-    for (const id of ids) if (await this.end(id, 'SUBSCRIPTION_EXPIRED')) n++;
+    for (const id of ids) if (await this.end(id, 'expiry')) n++;
     return n;
   }
 
-  private async end(id: string, reason: TerminationReason): Promise<boolean> {
+  /** Removes it and announces why it ended ('expiry': the reason its expiry carries). */
+  private async end(id: string, reason: TerminationReason | 'expiry'): Promise<boolean> {
     const sub = await this.deps.store.remove(id);
     if (!sub) return false;
-    await this.deps.delivery.enqueue([endedEvent(sub, this.newId(), this.deps.clock.nowMs(), reason)]);
+    const why = reason === 'expiry' ? expiryReasonOf(sub) : reason;
+    await this.deps.delivery.enqueue([endedEvent(sub, this.newId(), this.deps.clock.nowMs(), why)]);
     return true;
   }
 

@@ -10,7 +10,14 @@ export type SinkCredential =
   | { credentialType: 'ACCESSTOKEN'; accessToken: string; accessTokenExpiresUtc: string; accessTokenType: 'bearer' };
 
 /** The reasons this service ends a subscription (the spec's TerminationReason, those that apply). */
-export type TerminationReason = 'SUBSCRIPTION_EXPIRED' | 'MAX_EVENTS_REACHED' | 'SUBSCRIPTION_DELETED';
+export type TerminationReason = 'SUBSCRIPTION_EXPIRED' | 'ACCESS_TOKEN_EXPIRED' | 'MAX_EVENTS_REACHED' | 'SUBSCRIPTION_DELETED';
+
+/**
+ * An ACCESSTOKEN credential's subscription ends this long before the token expires: the
+ * subscription-ended event is sent with that token, so it must still be valid (the spec asks
+ * that the client be told before the expiry).
+ */
+export const ACCESS_TOKEN_END_LEAD_MS = 60_000;
 
 export interface SubscriptionRecord {
   id: string;
@@ -26,9 +33,12 @@ export interface SubscriptionRecord {
   credential?: SinkCredential;
   types: string[];
   startsAtMs: number;
-  /** subscriptionExpireTime as the partner sent it, and as an instant. */
+  /** subscriptionExpireTime as the partner sent it. */
   subscriptionExpireTime?: string;
+  /** When it ends by time: the expire time, or earlier its sink token's end (see expiryReason). */
   expiresAtMs?: number;
+  /** Why it ends at expiresAtMs; absent: SUBSCRIPTION_EXPIRED. */
+  expiryReason?: 'ACCESS_TOKEN_EXPIRED';
   maxEvents?: number;
 }
 
@@ -54,6 +64,7 @@ export interface Delivery {
 
 const DESCRIPTIONS: Record<TerminationReason, string> = {
   SUBSCRIPTION_EXPIRED: 'subscription expire time reached',
+  ACCESS_TOKEN_EXPIRED: 'the sink access token expires',
   MAX_EVENTS_REACHED: 'maximum number of events reached',
   SUBSCRIPTION_DELETED: 'subscription deleted by the requester',
 };
@@ -81,6 +92,11 @@ export function endedEvent(sub: SubscriptionRecord, id: string, atMs: number, re
     ...base(sub, id, SUBSCRIPTION_ENDED, atMs),
     data: { ...subject(sub), subscriptionId: sub.id, terminationReason: reason, terminationDescription: DESCRIPTIONS[reason] },
   });
+}
+
+/** Why a subscription that reached its expiresAtMs ends. */
+export function expiryReasonOf(sub: SubscriptionRecord): TerminationReason {
+  return sub.expiryReason ?? 'SUBSCRIPTION_EXPIRED';
 }
 
 function delivery(sub: SubscriptionRecord, event: CloudEvent): Delivery {
