@@ -6,7 +6,7 @@ import { RssSampler, cpuSeconds } from '../tools/process-kit/proc-stats';
 import { FanoutSettings } from './bench-args';
 import { createSubscriptions, fanoutNumbers, sendSwaps } from './fanout-requests';
 import { FanoutSinks, nowMs, startSinks } from './fanout-sinks';
-import { FanoutSummary, latencyStats, redisCommandCalls, summariseFanout } from './fanout-summary';
+import { FanoutSummary, latencyStats, redisCommandCalls, redisCommandsBetween, summariseFanout } from './fanout-summary';
 import { FANOUT_ID } from './scenarios';
 import { RunningTarget, Stack, fetchBearer, scrapeCounters, startTarget } from './stack';
 
@@ -28,7 +28,7 @@ export interface FanoutResult extends FanoutSummary {
   /** Creation and burst calls in flight. */
   inFlight: number;
   creation: { seconds: number; perS: number };
-  burst: { swaps: number; sendS: number; ackP50Ms: number; ackP99Ms: number; failed: Record<string, number> };
+  burst: { swaps: number; sendS: number; ackP50Ms: number; ackP99Ms: number; retried: Record<string, number>; failed: Record<string, number> };
   /** CPU over the span (first swap sent to last event received), % of one core. */
   cpuPct: { service: number; redis: number; bench: number };
   /** The service's peak RSS during the burst. */
@@ -37,6 +37,8 @@ export interface FanoutResult extends FanoutSummary {
   attempts: Record<string, number>;
   /** Commands redis-server ran over the span, per event delivered (BullMQ's and the subscription store's). */
   redisCommandsPerDelivery: number;
+  /** Those commands by name, most calls first. */
+  redisCommands: Record<string, number>;
   malformed: number;
   /** What F1's service's /readyz said about its state store ('redis' for BullMQ delivery). */
   storeMode?: string;
@@ -129,7 +131,7 @@ export async function runFanout(stack: Stack, s: FanoutSettings, cpuProfDir?: st
       redis: redisPid ? ((cpuSeconds(redisPid) - cpuBefore.redis) / wallS) * 100 : NaN,
       bench: ((bench.user + bench.system) / 1e6 / wallS) * 100,
     };
-    const commands = redisCommandCalls(await redis.info('commandstats')) - commandsBefore;
+    const commands = redisCommandsBetween(commandsBefore, redisCommandCalls(await redis.info('commandstats')));
     const burst = await burstDone;
     const peakRssMb = rss.stop();
     await new Promise((r) => setTimeout(r, SETTLE_MS));
@@ -145,10 +147,11 @@ export async function runFanout(stack: Stack, s: FanoutSettings, cpuProfDir?: st
     return {
       id: FANOUT_ID, title: fanoutTitle(s), settings: s, inFlight: FANOUT_IN_FLIGHT,
       creation: { seconds: creationS, perS: s.subscriptions / creationS },
-      burst: { swaps: numbers.length, sendS: (lastSent - startedAt) / 1000, ackP50Ms: ack.p50Ms, ackP99Ms: ack.p99Ms, failed: burst.failed },
+      burst: { swaps: numbers.length, sendS: (lastSent - startedAt) / 1000, ackP50Ms: ack.p50Ms, ackP99Ms: ack.p99Ms, retried: burst.retried, failed: burst.failed },
       ...summary,
       cpuPct, peakRssMb, attempts,
-      redisCommandsPerDelivery: summary.distinctEvents > 0 ? commands / summary.distinctEvents : NaN,
+      redisCommandsPerDelivery: summary.distinctEvents > 0 ? commands.total / summary.distinctEvents : NaN,
+      redisCommands: commands.byCommand,
       malformed: sinks.malformed,
       ...(target.storeMode !== undefined ? { storeMode: target.storeMode } : {}),
     };

@@ -15,22 +15,30 @@ export function fanoutTable(r: FanoutResult): string {
     ]],
     { markdown: true },
   );
-  const failed = Object.entries(r.burst.failed).map(([status, n]) => `${n} x ${status}`).join(', ') || 'none';
+  const statuses = (m: Record<string, number>) => Object.entries(m).map(([status, n]) => `${n} x ${status}`).join(', ') || 'none';
   const attempts = Object.entries(r.attempts).map(([outcome, n]) => `${outcome} ${n}`).join(', ') || 'none';
+  const commands = Object.entries(r.redisCommands).slice(0, 6).map(([name, n]) => `${name} ${fmt(n / r.distinctEvents, 1)}`).join(', ');
   return [
     table,
     `${r.id}: WEBHOOK_CONCURRENCY=${s.concurrency}, WEBHOOK_SINK_CONCURRENCY=${s.sinkConcurrency}; ${r.expected} events over ${fmt(r.spanS, 2)} s `
       + `(first swap sent to last event received); from the event's time: p50 ${fmt(r.fromEventTime.p50Ms)} ms, p99 ${fmt(r.fromEventTime.p99Ms)} ms; per sink ${r.perSink.join(' ')}.`,
     `${r.id}: ${s.subscriptions} subscriptions created at ${fmt(r.creation.perS)}/s; ${r.burst.swaps} swaps sent in ${fmt(r.burst.sendS, 2)} s `
-      + `(${r.inFlight} in flight; 200 after p50 ${fmt(r.burst.ackP50Ms, 1)} ms, p99 ${fmt(r.burst.ackP99Ms, 1)} ms; not 200: ${failed}); `
+      + `(${r.inFlight} in flight; 200 after p50 ${fmt(r.burst.ackP50Ms, 1)} ms, p99 ${fmt(r.burst.ackP99Ms, 1)} ms; `
+      + `retried: ${statuses(r.burst.retried)}; never acknowledged: ${statuses(r.burst.failed)}); `
       + `attempts ${attempts}; unexpected ${r.unexpected}, malformed ${r.malformed}, several events for one subscription ${r.subscriptionsWithSeveralEvents}; service peak RSS ${fmt(r.peakRssMb)} MB.`,
+    `${r.id}: Redis commands per delivered event, most frequent: ${commands || '-'}.`,
   ].join('\n');
 }
 
 /** F1's rows of the target table: exactly once is a target, the rates are information. */
 export function fanoutTargets(r: FanoutResult | undefined): { name: string; value: string; goal: string; met: boolean | null }[] {
-  const failedSwaps = r ? Object.values(r.burst.failed).reduce((a, n) => a + n, 0) : 0;
+  const sum = (m: Record<string, number>) => Object.values(m).reduce((a, n) => a + n, 0);
+  const failedSwaps = r ? sum(r.burst.failed) : 0;
   return [
+    {
+      name: 'F1 swap attempts retried (5xx); swaps never acknowledged', value: r ? `${sum(r.burst.retried)}; ${failedSwaps} (of ${r.burst.swaps})` : '-',
+      goal: 'info; 0', met: r ? failedSwaps === 0 : null,
+    },
     {
       name: 'F1 events: lost, duplicated (of one per subscription)', value: r ? `${r.lost}, ${r.duplicates} (of ${r.expected})` : '-',
       goal: '0, 0', met: r ? r.lost === 0 && r.duplicates === 0 && r.subscriptionsWithSeveralEvents === 0 && failedSwaps === 0 : null,

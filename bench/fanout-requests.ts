@@ -59,35 +59,58 @@ export async function createSubscriptions(url: string, token: string, opts: { nu
   return byId;
 }
 
+/** Attempts per swap: SIM management's reporter (src/simulator/swap-reporter.ts) retries a 5xx or a network error. */
+export const SWAP_ATTEMPTS = 5;
+
 export interface SwapBurst {
-  /** When each number's swap was sent (epoch ms), by number index. */
+  /** When each number's swap was first sent (epoch ms), by number index. */
   sentAtMs: number[];
-  /** Time to the 200 of each swap, ms. */
+  /** First send to the 200 of each swap acknowledged, ms (retries included). */
   ackMs: number[];
-  /** Swaps not answered 200, by status. */
+  /** Attempts answered with a 5xx (or no answer: 0) and retried, by status. */
+  retried: Record<string, number>;
+  /** Swaps never acknowledged (a 4xx, or the last attempt failed), by the last status. */
   failed: Record<string, number>;
 }
 
-/** Reports a swap of every number, `inFlight` at a time, as fast as the service acknowledges them. */
+const add = (into: Record<string, number>, status: number) => { into[String(status)] = (into[String(status)] ?? 0) + 1; };
+
+async function postSwap(url: string, eventsToken: string, msisdn: string): Promise<number> {
+  try {
+    const res = await fetch(`${url}/internal/events/sim-swap`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${eventsToken}` },
+      body: JSON.stringify({ msisdn }),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Reports a swap of every number, `inFlight` at a time, as fast as the service acknowledges
+ * them; a 503 (events not stored) is retried after 400, 800, ... ms, as the reporter does.
+ */
 export async function sendSwaps(url: string, eventsToken: string, numbers: string[], inFlight: number): Promise<SwapBurst> {
-  const out: SwapBurst = { sentAtMs: [], ackMs: [], failed: {} };
+  const out: SwapBurst = { sentAtMs: [], ackMs: [], retried: {}, failed: {} };
   await inParallel(numbers, inFlight, async (msisdn, i) => {
     const sent = nowMs();
     out.sentAtMs[i] = sent;
-    let status: number;
-    try {
-      const res = await fetch(`${url}/internal/events/sim-swap`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${eventsToken}` },
-        body: JSON.stringify({ msisdn }),
-      });
-      await res.arrayBuffer();
-      status = res.status;
-    } catch {
-      status = 0;
+    for (let attempt = 1; ; attempt++) {
+      const status = await postSwap(url, eventsToken, msisdn);
+      if (status === 200) {
+        out.ackMs.push(nowMs() - sent);
+        return;
+      }
+      if ((status >= 400 && status < 500) || attempt === SWAP_ATTEMPTS) {
+        add(out.failed, status);
+        return;
+      }
+      add(out.retried, status);
+      await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
     }
-    if (status === 200) out.ackMs.push(nowMs() - sent);
-    else out.failed[String(status)] = (out.failed[String(status)] ?? 0) + 1;
   });
   return out;
 }

@@ -106,9 +106,16 @@ export function summariseFanout(input: { sentAtMs: ReadonlyMap<string, number>; 
   };
 }
 
-/** Total commands Redis has run, from the text of `INFO commandstats` (cmdstat_<name>:calls=N,...). */
-export function redisCommandCalls(info: string): number {
-  let total = 0;
-  for (const m of info.matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)) total += Number(m[1]);
-  return total;
+/** Calls per command Redis has run, from the text of `INFO commandstats` (cmdstat_<name>:calls=N,...). */
+export function redisCommandCalls(info: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) out[m[1]] = Number(m[2]);
+  return out;
+}
+
+/** What ran between two readings of redisCommandCalls: the commands that ran, most calls first, and their total. */
+export function redisCommandsBetween(before: Record<string, number>, after: Record<string, number>): { total: number; byCommand: Record<string, number> } {
+  const diffs = Object.entries(after).map(([name, n]): [string, number] => [name, n - (before[name] ?? 0)]).filter(([, n]) => n > 0);
+  diffs.sort((a, b) => b[1] - a[1]);
+  return { total: diffs.reduce((a, [, n]) => a + n, 0), byCommand: Object.fromEntries(diffs) };
 }

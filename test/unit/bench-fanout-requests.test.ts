@@ -1,4 +1,6 @@
-import { fanoutNumbers, inParallel, placement } from '../../bench/fanout-requests';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { fanoutNumbers, inParallel, placement, sendSwaps } from '../../bench/fanout-requests';
 import { startSinks } from '../../bench/fanout-sinks';
 
 describe('F1 subscriptions and swaps', () => {
@@ -37,6 +39,34 @@ describe('F1 subscriptions and swaps', () => {
     });
     expect(most).toBe(4);
     expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+  });
+
+  it('retries a swap answered 503 as the reporter does, gives up on a 4xx, and times the acknowledgement from the first send', async () => {
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => { body += c.toString(); });
+      req.on('end', () => {
+        const { msisdn } = JSON.parse(body) as { msisdn: string };
+        seen.push(`${req.headers.authorization ?? ''} ${msisdn}`);
+        const status = msisdn === 'bad' ? 400 : msisdn === 'busy' && seen.filter((x) => x.endsWith('busy')).length === 1 ? 503 : 200;
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const burst = await sendSwaps(url, 'events-token', ['ok', 'busy', 'bad'], 3);
+      expect(burst.retried).toEqual({ 503: 1 });
+      expect(burst.failed).toEqual({ 400: 1 });
+      expect(burst.ackMs).toHaveLength(2);
+      expect(Math.max(...burst.ackMs)).toBeGreaterThanOrEqual(400);
+      expect(burst.sentAtMs).toHaveLength(3);
+      expect(seen.filter((x) => x === 'Bearer events-token busy')).toHaveLength(2);
+    } finally {
+      server.close();
+      server.closeAllConnections();
+    }
   });
 
   it('rejects with the first failure', async () => {

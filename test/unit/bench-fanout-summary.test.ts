@@ -1,4 +1,4 @@
-import { Arrival, latencyStats, percentile, redisCommandCalls, summariseFanout } from '../../bench/fanout-summary';
+import { Arrival, latencyStats, percentile, redisCommandCalls, redisCommandsBetween, summariseFanout } from '../../bench/fanout-summary';
 
 const SWAPPED = 'swapped';
 
@@ -66,11 +66,17 @@ describe('F1 summary of a burst', () => {
   });
 });
 
-describe('Redis command count from INFO commandstats', () => {
-  it('adds the calls of every command and ignores other lines', () => {
+describe('Redis commands from INFO commandstats', () => {
+  it('reads the calls of every command and ignores other lines', () => {
     const info = '# Commandstats\r\ncmdstat_evalsha:calls=120,usec=900,usec_per_call=7.50,rejected_calls=0,failed_calls=0\r\n'
       + 'cmdstat_info:calls=3,usec=30,usec_per_call=10.00\r\ncmdstat_client|setname:calls=2,usec=1\r\nused_memory:100\r\n';
-    expect(redisCommandCalls(info)).toBe(125);
-    expect(redisCommandCalls('')).toBe(0);
+    expect(redisCommandCalls(info)).toEqual({ evalsha: 120, info: 3, 'client|setname': 2 });
+    expect(redisCommandCalls('')).toEqual({});
+  });
+
+  it('takes the difference of two readings, commands first seen in the second included, most calls first', () => {
+    const between = redisCommandsBetween({ evalsha: 100, info: 3, get: 5 }, { evalsha: 160, info: 4, get: 5, incr: 80 });
+    expect(between.total).toBe(141);
+    expect(Object.entries(between.byCommand)).toEqual([['incr', 80], ['evalsha', 60], ['info', 1]]);
   });
 });
