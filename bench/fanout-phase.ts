@@ -28,6 +28,7 @@ export interface FanoutResult extends FanoutSummary {
   /** Creation and burst calls in flight. */
   inFlight: number;
   creation: { seconds: number; perS: number };
+  /** sendS: first to last swap first sent; ack: first send to the 200 (retries included). */
   burst: { swaps: number; sendS: number; ackP50Ms: number; ackP99Ms: number; retried: Record<string, number>; failed: Record<string, number> };
   /** CPU over the span (first swap sent to last event received), % of one core. */
   cpuPct: { service: number; redis: number; bench: number };
@@ -76,7 +77,7 @@ async function attemptsByOutcome(url: string): Promise<Record<string, number>> {
 /**
  * F1: the service (production mode, state and BullMQ on the bench's redis-server) with
  * `subscriptions` subscriptions over `numbers` numbers to local sinks, then one swap per number
- * reported at once; deliveries counted (each exactly once?) and timed at the sinks.
+ * reported at once; the events counted at the sinks (each exactly once, none lost) and timed.
  */
 export async function runFanout(stack: Stack, s: FanoutSettings, cpuProfDir?: string): Promise<FanoutResult> {
   const sinks = await startSinks(s.sinks);
