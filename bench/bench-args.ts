@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { SCENARIOS } from './scenarios';
+import { FANOUT_ID, SCENARIOS } from './scenarios';
 
 /** Command-line options of `npm run bench -- ...`. */
 export interface BenchArgs {
@@ -15,20 +15,44 @@ export interface BenchArgs {
   rounds: number;
   /** Pin the server under test to CPU 0 and everything else to CPU 1 (default); --no-pin leaves placement to the OS. */
   pin: boolean;
+  /** F1, the SIM swap subscription fan-out: its size and settings; undefined when this run leaves it out. */
+  fanout?: FanoutSettings;
   /** --help: print the usage and stop. */
   help: boolean;
 }
+
+/** F1's size and the delivery settings of its service (docs/performance.md, "Fan-out"). */
+export interface FanoutSettings {
+  subscriptions: number;
+  /** Phone numbers the subscriptions are spread over; the burst swaps each once. */
+  numbers: number;
+  /** Local sinks (one port, so one origin, each); a number's subscriptions go to every sink in turn. */
+  sinks: number;
+  /** The service's WEBHOOK_CONCURRENCY: deliveries in flight, all sinks together. */
+  concurrency: number;
+  /** The service's WEBHOOK_SINK_CONCURRENCY: deliveries in flight per sink origin. */
+  sinkConcurrency: number;
+}
+
+/** F1 unless told otherwise: 10 subscriptions per number, to 10 sinks; the service's delivery defaults. */
+export const FANOUT_DEFAULTS: FanoutSettings = { subscriptions: 10_000, numbers: 1_000, sinks: 10, concurrency: 64, sinkConcurrency: 4 };
 
 export const USAGE = `usage: npm run bench -- [--quick] [--no-soak] [--profile] [--only=B1,S1,...] [--duration=12] [--rounds=3] [--warmup=3]
   --quick      B1 S1 S1+auditPG C1 S5 S6 in interleaved rounds, no soak, then the target table (about 3 minutes)
   --no-soak    skip the 1,000,000-request S1 run that checks RSS growth (about 3 of the 7 minutes)
   --profile    run the service with --cpu-prof; print the hottest functions afterwards
-  --only       scenario ids: S1 S1+auditPG C1 S5 S6 S1@50% S2 S3 S4 B0 B1 B2 B0@50% B1@50% (@50% needs S1); no soak unless --soak
+  --only       scenario ids: S1 S1+auditPG C1 S5 S6 S1@50% S2 S3 S4 B0 B1 B2 B0@50% B1@50% F1 (@50% needs S1); no soak unless --soak
   --soak       with --only or --quick: run the soak too
   --no-pin     do not pin the server to CPU 0 and the rest to CPU 1
   --duration   measured seconds per scenario (default 12; --quick 8)
   --rounds     rounds the interleaved scenarios are split into (default 3; --quick 4)
-  --warmup     warm-up seconds per scenario, not measured (default 3; --quick 2)`;
+  --warmup     warm-up seconds per scenario, not measured (default 3; --quick 2)
+  F1, the SIM swap subscription fan-out (in the full run and with --only=F1, not in --quick):
+  --fanout-subscriptions  subscriptions created (default 10000)
+  --fanout-numbers        phone numbers they are spread over, each swapped once in the burst (default 1000)
+  --fanout-sinks          local sinks, one port each (default 10)
+  --fanout-concurrency    the service's WEBHOOK_CONCURRENCY (default 64)
+  --fanout-sink-concurrency  the service's WEBHOOK_SINK_CONCURRENCY (default 4)`;
 
 /** A bad command line: the runner prints it with the usage and exits 2. */
 export class UsageError extends Error {
@@ -56,6 +80,11 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         rounds: { type: 'string' },
         warmup: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
+        'fanout-subscriptions': { type: 'string' },
+        'fanout-numbers': { type: 'string' },
+        'fanout-sinks': { type: 'string' },
+        'fanout-concurrency': { type: 'string' },
+        'fanout-sink-concurrency': { type: 'string' },
       },
     }).values;
   } catch (err) {
@@ -66,13 +95,14 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   if (parsed.only !== undefined) {
     only = new Set(parsed.only.split(',').filter(Boolean));
     if (only.size === 0) throw new UsageError('--only needs at least one scenario id');
-    const unknown = [...only].filter((id) => !SCENARIOS.some((sc) => sc.id === id));
+    const unknown = [...only].filter((id) => id !== FANOUT_ID && !SCENARIOS.some((sc) => sc.id === id));
     if (unknown.length > 0) throw new UsageError(`--only: unknown scenario ${unknown.join(', ')}`);
   } else if (quick) {
     only = new Set(QUICK_SCENARIOS);
   }
   // The soak runs by default on a full run; --only and --quick leave it out unless --soak.
   const soakDefault = only === undefined && process.env.BENCH_MILLION !== '0';
+  const fanout = fanoutSettings(parsed, only === undefined || only.has(FANOUT_ID));
   return {
     soak: parsed.soak ?? soakDefault,
     profile: parsed.profile,
@@ -81,8 +111,38 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     warmupS: positive('--warmup', parsed.warmup, quick ? 2 : 3, true),
     rounds: Math.max(1, Math.round(positive('--rounds', parsed.rounds, quick ? 4 : 3))),
     pin: parsed.pin,
+    ...(fanout ? { fanout } : {}),
     help: parsed.help,
   };
+}
+
+type FanoutFlag = 'fanout-subscriptions' | 'fanout-numbers' | 'fanout-sinks' | 'fanout-concurrency' | 'fanout-sink-concurrency';
+
+/** F1's settings when it runs; its flags without F1 in the run are a mistake, not silently ignored. */
+function fanoutSettings(parsed: Partial<Record<FanoutFlag, string>>, runs: boolean): FanoutSettings | undefined {
+  const given = (Object.keys(parsed) as FanoutFlag[]).filter((k) => k.startsWith('fanout-') && parsed[k] !== undefined);
+  if (!runs) {
+    if (given.length > 0) throw new UsageError(`--${given[0]} needs F1 in the run (the full run or --only=...,F1)`);
+    return undefined;
+  }
+  const d = FANOUT_DEFAULTS;
+  const out: FanoutSettings = {
+    subscriptions: count('--fanout-subscriptions', parsed['fanout-subscriptions'], d.subscriptions, 1_000_000),
+    numbers: count('--fanout-numbers', parsed['fanout-numbers'], d.numbers, 1_000_000),
+    sinks: count('--fanout-sinks', parsed['fanout-sinks'], d.sinks, 100),
+    // The service's own bounds for WEBHOOK_CONCURRENCY and WEBHOOK_SINK_CONCURRENCY.
+    concurrency: count('--fanout-concurrency', parsed['fanout-concurrency'], d.concurrency, 1000),
+    sinkConcurrency: count('--fanout-sink-concurrency', parsed['fanout-sink-concurrency'], d.sinkConcurrency, 1000),
+  };
+  if (out.numbers > out.subscriptions) throw new UsageError(`--fanout-numbers (${out.numbers}) must not exceed --fanout-subscriptions (${out.subscriptions})`);
+  return out;
+}
+
+function count(flag: string, value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > max) throw new UsageError(`${flag} needs a whole number from 1 to ${max}, got "${value}"`);
+  return n;
 }
 
 function positive(flag: string, value: string | undefined, fallback: number, zeroOk = false): number {

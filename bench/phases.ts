@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { AuditSanity, checkAuditRecords } from './audit-sanity';
 import { BenchArgs } from './bench-args';
+import { FanoutResult, runFanout } from './fanout-phase';
 import { ScenarioResult, SoakResult } from './report';
 import { combineRounds, runScenario, runSoak } from './scenario-runner';
 import { SCENARIOS, SOAK, Scenario, Target } from './scenarios';
@@ -12,6 +13,8 @@ export interface PhaseOutcome {
   storeMode?: string;
   /** S1+auditPG: its service's answered requests against the rows in PostgreSQL. */
   audit?: AuditSanity;
+  /** F1, the subscription fan-out. */
+  fanout?: FanoutResult;
 }
 
 /** The scenarios of this run: --only's, else all but the A/B one. */
@@ -45,7 +48,8 @@ function logPaired(rounds: Map<string, ScenarioResult[]>, id: string): void {
  * can be interleaved:
  * 1. the scenarios compared by ratio (B0 B1 B2 S1 S5 S6), in rounds, each scenario in turn;
  * 2. the others one after another (the half-rate runs use S1's measured rate);
- * 3. the soak, on a fresh service process, so its RSS is S1's alone.
+ * 3. F1, the subscription fan-out, on a service process of its own, started for it and stopped after;
+ * 4. the soak, on a fresh service process, so its RSS is S1's alone.
  */
 export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: string): Promise<PhaseOutcome> {
   const wanted = wantedScenarios(args);
@@ -106,6 +110,16 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       const r = await runScenario(stack, on(s), s, { durationS: args.durationS, warmupS: args.warmupS, s1Rps, index: index(s) });
       out.results.push(r);
       logResult(r);
+    }
+
+    if (args.fanout) {
+      // --profile: F1's service's profile beside the others, in fanout/.
+      const f = await runFanout(stack, args.fanout, cpuProfDir ? join(cpuProfDir, 'fanout') : undefined);
+      out.fanout = f;
+      out.storeMode ??= f.storeMode;
+      if (f.storeMode !== 'redis') log(`WARNING: F1's service reports store "${f.storeMode ?? '-'}", not "redis": delivery was not BullMQ's`);
+      log(`F1: ${f.deliveriesPerS.toFixed(0)} deliveries/s, p50 ${f.fromSent.p50Ms.toFixed(0)} ms, p99 ${f.fromSent.p99Ms.toFixed(0)} ms, max ${f.fromSent.maxMs.toFixed(0)} ms; `
+        + `${f.distinctEvents} of ${f.expected} events, ${f.duplicates} duplicates, ${f.lost} lost; service CPU ${f.cpuPct.service.toFixed(0)} %`);
     }
 
     if (args.soak) {

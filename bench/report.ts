@@ -1,6 +1,8 @@
 import { formatTable } from '../tools/process-kit/text-table';
 import { auditThroughputCheck } from './audit-postgres';
 import { AuditSanity } from './audit-sanity';
+import { FanoutResult } from './fanout-phase';
+import { fanoutTargets } from './fanout-report';
 import { LoadResult } from './load-worker';
 import { S3_CONNECTIONS, S3_LATENCY_MS } from './scenarios';
 
@@ -41,7 +43,7 @@ export interface Target {
 const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
 
 /** The issue's targets, as ratios of this run's own numbers. null: not measured in this run. */
-export function evaluateTargets(results: ScenarioResult[], soak: SoakResult | undefined, audit?: AuditSanity): Target[] {
+export function evaluateTargets(results: ScenarioResult[], soak: SoakResult | undefined, audit?: AuditSanity, fanout?: FanoutResult): Target[] {
   const by = (id: string) => results.find((r) => r.id === id);
   const ratio = (a?: ScenarioResult, b?: ScenarioResult) => (a && b && b.rps > 0 ? a.rps / b.rps : undefined);
   const s1b1 = ratio(by('S1'), by('B1'));
@@ -86,6 +88,7 @@ export function evaluateTargets(results: ScenarioResult[], soak: SoakResult | un
       name: 'RSS growth over 1M S1 requests', value: growth === undefined ? 'not run (--no-soak)' : `${fmt(growth, 1)} MB`,
       goal: '< 50 MB', met: growth === undefined ? null : growth < 50,
     },
+    ...fanoutTargets(fanout),
   ];
 }
 

@@ -5,6 +5,7 @@ import { argsOrExit } from './bench-args';
 import { summariseProfiles } from './profile-summary';
 import { pinPlacement } from './processes';
 import { PhaseOutcome, runPhases, wantedScenarios } from './phases';
+import { fanoutTable } from './fanout-report';
 import { evaluateTargets, resultsTable, soakTable, targetsTable } from './report';
 import { SCENARIOS } from './scenarios';
 import { startStack, stopStack } from './stack';
@@ -41,34 +42,38 @@ async function main(): Promise<void> {
   } finally {
     if (!(await stopStack(stack))) log('WARNING: redis-server was gone by the end of the run (killed from outside?): check errors and the store mode');
   }
-  const { results, soak, storeMode, audit } = outcome;
+  const { results, soak, storeMode, audit, fanout } = outcome;
 
   const order = (id: string) => SCENARIOS.findIndex((s) => s.id === id);
   results.sort((a, b) => order(a.id) - order(b.id));
-  const targets = evaluateTargets(results, soak, audit);
+  const targets = evaluateTargets(results, soak, audit, fanout);
   const loadAfter = loadavg();
   const out = [
     '',
-    resultsTable(results),
-    '',
+    ...(results.length > 0 ? [resultsTable(results), ''] : []),
+    ...(fanout ? [fanoutTable(fanout), ''] : []),
     ...(soak ? [soakTable(soak), ''] : []),
     targetsTable(targets),
     '',
     `Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}; ${placement.note}.`,
     `Load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}; state store: ${storeMode ?? '-'}.`,
-    `Each scenario: ${args.warmupS} s warm-up, ${args.durationS} s measured (${interleavedIds(results)} in ${args.rounds} interleaved rounds, median shown); fresh txn_id per request.`,
+    ...(results.length > 0
+      ? [`Each scenario: ${args.warmupS} s warm-up, ${args.durationS} s measured (${interleavedIds(results)} in ${args.rounds} interleaved rounds, median shown); fresh txn_id per request.`]
+      : []),
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   const file = join(resultsDir, `bench-${stamp}.json`);
   writeFileSync(file, `${JSON.stringify({
     startedAt: stamp, node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, placement: placement.note,
     loadavgBefore: loadBefore, loadavgAfter: loadAfter, storeMode, durationS: args.durationS, warmupS: args.warmupS, rounds: args.rounds,
-    results, soak, audit, targets,
+    results, soak, audit, fanout, targets,
   }, null, 2)}\n`);
   process.stdout.write(`\nresults: ${file}\n`);
-  if (cpuProfDir) process.stdout.write(`\n${summariseProfiles(cpuProfDir)}\n`);
+  if (cpuProfDir && results.length > 0) process.stdout.write(`\n${summariseProfiles(cpuProfDir)}\n`);
   const auditProfDir = cpuProfDir ? join(cpuProfDir, 'auditpg') : undefined;
   if (auditProfDir && existsSync(auditProfDir)) process.stdout.write(`\nS1+auditPG's service:\n${summariseProfiles(auditProfDir)}\n`);
+  const fanoutProfDir = cpuProfDir ? join(cpuProfDir, 'fanout') : undefined;
+  if (fanoutProfDir && existsSync(fanoutProfDir)) process.stdout.write(`\nF1's service:\n${summariseProfiles(fanoutProfDir)}\n`);
 }
 
 function interleavedIds(results: { id: string }[]): string {

@@ -3,9 +3,17 @@ import { RequestKind } from './request-factory';
 /**
  * Servers under test. 'service' runs with the audit trail off (AUDIT_ENABLED=false: S1 is
  * "audit off", and nothing in a bench writes to ./var); 'auditpg' is a second service process
- * that writes every audit record to the bench's own PostgreSQL (S1+auditPG, issue 14).
+ * that writes every audit record to the bench's own PostgreSQL (S1+auditPG, issue 14);
+ * 'fanout' is F1's own service process (webhook settings, a key prefix of its own).
  */
-export type Target = 'b0' | 'b1' | 'b2' | 'service' | 'alt' | 'auditpg';
+export type Target = 'b0' | 'b1' | 'b2' | 'service' | 'alt' | 'auditpg' | 'fanout';
+
+/**
+ * F1, SIM swap subscriptions fan-out (issue 13): not a load scenario like those below but a
+ * phase of its own (bench/fanout-phase.ts): subscriptions, then a burst of swaps, then the
+ * deliveries counted and timed at local sinks. In the full run and with --only=F1.
+ */
+export const FANOUT_ID = 'F1';
 
 export interface Scenario {
   id: string;

@@ -97,8 +97,11 @@ export function serviceNodeFlags(root: string): string[] {
   return (m[1] ?? '').split(/\s+/).filter(Boolean);
 }
 
-/** Starts the server under test on its own port: the service (production mode) or a baseline. */
-export async function startTarget(stack: Stack, target: Target, opts: { cpuProfDir?: string } = {}): Promise<RunningTarget> {
+/**
+ * Starts the server under test on its own port: the service (production mode) or a baseline.
+ * `env` adds to (or overrides) a service's environment (F1's webhook settings).
+ */
+export async function startTarget(stack: Stack, target: Target, opts: { cpuProfDir?: string; env?: Record<string, string> } = {}): Promise<RunningTarget> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const base = { PATH: process.env.PATH, PORT: String(port), NODE_ENV: 'production' };
@@ -121,7 +124,8 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
       break;
     case 'service':
     case 'alt':
-    case 'auditpg': {
+    case 'auditpg':
+    case 'fanout': {
       const prof = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
       // BENCH_SERVICE_ROOT: another checkout's build, for a before/after run against the same baselines.
       // 'alt' (scenario S1alt) is a second service beside the first, for paired A/B rounds:
@@ -150,6 +154,7 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
         PUBLIC_URL: url,
         OAUTH_TOKEN_TTL_S: '86400',
         ...(target === 'auditpg' ? auditPostgresEnv(auditPgOf(stack)) : AUDIT_OFF_ENV),
+        ...opts.env,
       });
       break;
     }
@@ -159,7 +164,7 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
     }
   }
   const running: RunningTarget = { target, url, pid: proc.pid, stop: async () => { await proc.stop(); } };
-  if (target === 'service' || target === 'alt' || target === 'auditpg') {
+  if (target === 'service' || target === 'alt' || target === 'auditpg' || target === 'fanout') {
     await waitForHttp(`${url}/readyz`);
     running.storeMode = await waitForStore(url, 'redis', { timeoutMs: 15_000 });
   }
@@ -173,14 +178,14 @@ function auditPgOf(stack: Stack): PostgresProcess {
 
 /**
  * A client-credentials access token of the built-in issuer for the bench partner (scope
- * sim-swap:check), from the service under test itself; fetched once per run, before measuring.
+ * sim-swap:check unless told), from the service under test itself; fetched once per run, before measuring.
  */
-export async function fetchBearer(stack: Stack, url: string): Promise<string> {
+export async function fetchBearer(stack: Stack, url: string, scope = 'sim-swap:check'): Promise<string> {
   const basic = Buffer.from(`${encodeURIComponent(stack.creds.apiKey)}:${encodeURIComponent(stack.creds.secret)}`).toString('base64');
   const res = await fetch(`${url}/oauth2/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
-    body: 'grant_type=client_credentials&scope=sim-swap%3Acheck',
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope }).toString(),
   });
   const json = await res.json() as { access_token?: unknown; expires_in?: unknown };
   if (res.status !== 200 || typeof json.access_token !== 'string') throw new Error(`token request refused: status ${res.status}`);

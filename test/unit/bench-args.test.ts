@@ -1,4 +1,4 @@
-import { QUICK_SCENARIOS, UsageError, argsOrExit, parseBenchArgs } from '../../bench/bench-args';
+import { FANOUT_DEFAULTS, QUICK_SCENARIOS, UsageError, argsOrExit, parseBenchArgs } from '../../bench/bench-args';
 
 describe('npm run bench arguments (node:util parseArgs, strict)', () => {
   it('defaults to the full run with the soak', () => {
@@ -52,5 +52,34 @@ describe('npm run bench arguments (node:util parseArgs, strict)', () => {
     expect(help.code).toBe(0);
     expect(help.out).toMatch(/^usage: npm run bench/);
     expect(run(['--quick']).code).toBe(-1);
+  });
+});
+
+describe('npm run bench arguments for F1, the subscription fan-out', () => {
+  it('runs F1 with its defaults in the full run and with --only=F1, never in --quick', () => {
+    expect(parseBenchArgs([]).fanout).toEqual(FANOUT_DEFAULTS);
+    expect(FANOUT_DEFAULTS).toEqual({ subscriptions: 10_000, numbers: 1_000, sinks: 10, concurrency: 64, sinkConcurrency: 4 });
+    expect(parseBenchArgs(['--only=F1'])).toMatchObject({ only: new Set(['F1']), soak: false, fanout: FANOUT_DEFAULTS });
+    expect(parseBenchArgs(['--quick']).fanout).toBeUndefined();
+    expect(QUICK_SCENARIOS).not.toContain('F1');
+    expect(parseBenchArgs(['--only=S1']).fanout).toBeUndefined();
+  });
+
+  it('takes its size and the service\'s delivery settings from --fanout-* flags', () => {
+    expect(parseBenchArgs(['--only=F1', '--fanout-sinks=1', '--fanout-subscriptions', '2000', '--fanout-numbers=200', '--fanout-concurrency=40', '--fanout-sink-concurrency=8']).fanout)
+      .toEqual({ subscriptions: 2000, numbers: 200, sinks: 1, concurrency: 40, sinkConcurrency: 8 });
+  });
+
+  it.each([
+    [['--quick', '--fanout-sinks=2'], /--fanout-sinks needs F1 in the run/],
+    [['--only=S1', '--fanout-numbers=10'], /--fanout-numbers needs F1 in the run/],
+    [['--only=F1', '--fanout-sinks=0'], /--fanout-sinks needs a whole number from 1 to 100, got "0"/],
+    [['--only=F1', '--fanout-sinks=101'], /--fanout-sinks needs a whole number from 1 to 100/],
+    [['--only=F1', '--fanout-subscriptions=1.5'], /--fanout-subscriptions needs a whole number/],
+    [['--only=F1', '--fanout-concurrency=1001'], /--fanout-concurrency needs a whole number from 1 to 1000/],
+    [['--only=F1', '--fanout-numbers=20', '--fanout-subscriptions=10'], /--fanout-numbers \(20\) must not exceed --fanout-subscriptions \(10\)/],
+  ])('refuses %j as a usage error', (argv, message) => {
+    expect(() => parseBenchArgs(argv)).toThrow(UsageError);
+    expect(() => parseBenchArgs(argv)).toThrow(message);
   });
 });

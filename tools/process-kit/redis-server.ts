@@ -7,6 +7,8 @@ import { freePort, waitForPort } from './net-wait';
 export interface RedisProcess {
   port: number;
   url: string;
+  /** The running redis-server's process id (for its CPU time); undefined while stopped. */
+  pid(): number | undefined;
   stop(): Promise<void>;
   /** Starts it again on the same port (after stop). */
   restart(): Promise<void>;
@@ -28,6 +30,7 @@ export async function startRedis(extraArgs: string[] = []): Promise<RedisProcess
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
+    pid: () => (running && running.proc.exitCode === null && running.proc.signalCode === null ? running.pid : undefined),
     stop: async () => {
       await running?.stop(0);
     },
