@@ -58,10 +58,11 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
   const running = new Map<Target, RunningTarget>();
   const out: PhaseOutcome = { results: [] };
   try {
-    for (const target of ['service', 'alt', 'auditpg', 'b0', 'b1', 'b2'] as Target[]) {
+    for (const target of ['service', 'alt', 'auditpg', 'waitrepl', 'b0', 'b1', 'b2'] as Target[]) {
       if (!needed.has(target)) continue;
-      // --profile: the service's profiles in cpuProfDir, the audit-on-PostgreSQL service's beside them in auditpg/.
-      const prof = cpuProfDir && (target === 'service' || target === 'auditpg') ? { cpuProfDir: target === 'service' ? cpuProfDir : join(cpuProfDir, 'auditpg') } : {};
+      // --profile: the service's profiles in cpuProfDir, the audit-on-PostgreSQL and WAIT services' beside them in auditpg/ and waitrepl/.
+      const profiled = target === 'service' || target === 'auditpg' || target === 'waitrepl';
+      const prof = cpuProfDir && profiled ? { cpuProfDir: target === 'service' ? cpuProfDir : join(cpuProfDir, target) } : {};
       const t = await startTarget(stack, target, prof);
       running.set(target, t);
       if (t.storeMode !== undefined) out.storeMode = t.storeMode;
@@ -94,7 +95,7 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       out.results.push(r);
       logResult(r);
     }
-    for (const id of ['S1alt', 'S1+auditPG', 'C1']) logPaired(rounds, id);
+    for (const id of ['S1alt', 'S1+auditPG', 'S1+WAIT', 'C1']) logPaired(rounds, id);
     const auditTarget = running.get('auditpg');
     if (auditTarget && stack.auditPg) {
       const auditScenario = interleaved.find((s) => s.target === 'auditpg');

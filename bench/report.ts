@@ -72,6 +72,11 @@ export function evaluateTargets(results: ScenarioResult[], soak: SoakResult | un
     // larger JSON handling, ErrorInfo-shaped routing and x-correlator.
     { name: 'C1 (CAMARA hit, Bearer) / S1 throughput', value: fmt(c1s1, 2), goal: 'info (>= 0.80 expected)', met: null },
     auditThroughputCheck(by('S1')?.rps, by('S1+auditPG')?.rps),
+    // Issue 15: a replica plus WAIT after the claim and before the answer (docs/redis.md); informational.
+    { name: 'S1+WAIT (REDIS_WAIT_REPLICAS=1) / S1 throughput', value: fmt(ratio(by('S1+WAIT'), by('S1')), 2), goal: 'info', met: null },
+    {
+      name: 'p50 S1+WAIT / S1', value: by('S1+WAIT') && by('S1') ? `${fmt(by('S1+WAIT')?.p50Ms, 2)} / ${fmt(by('S1')?.p50Ms, 2)} ms` : '-', goal: 'info', met: null,
+    },
     {
       name: 'S1+auditPG audit rows / answered requests', value: audit ? `${audit.rows} / ${audit.answered}${audit.outcomes.spooled ? `, spooled ${audit.outcomes.spooled}` : ''}${audit.outcomes.dropped ? `, dropped ${audit.outcomes.dropped}` : ''}` : '-',
       goal: audit ? `equal (+${audit.inFlightAllowance} cut off), none spooled/dropped` : 'equal', met: audit ? audit.ok : null,

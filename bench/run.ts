@@ -34,7 +34,10 @@ async function main(): Promise<void> {
   log(`${placement.note}; load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
   if ((loadBefore[0] ?? 0) > 0.5) log('WARNING: the machine is busy (1-min load above 0.5): other processes share the cores, ratios will be noisy');
 
-  const stack = await startStack(root, placement, { auditPg: wantedScenarios(args).some((s) => s.target === 'auditpg') });
+  const wanted = wantedScenarios(args);
+  const stack = await startStack(root, placement, {
+    auditPg: wanted.some((s) => s.target === 'auditpg'), replicated: wanted.some((s) => s.target === 'waitrepl'),
+  });
   const cpuProfDir = args.profile ? join(resultsDir, `profile-${stamp}`) : undefined;
   let outcome: PhaseOutcome;
   try {
@@ -72,6 +75,8 @@ async function main(): Promise<void> {
   if (cpuProfDir && results.length > 0) process.stdout.write(`\n${summariseProfiles(cpuProfDir)}\n`);
   const auditProfDir = cpuProfDir ? join(cpuProfDir, 'auditpg') : undefined;
   if (auditProfDir && existsSync(auditProfDir)) process.stdout.write(`\nS1+auditPG's service:\n${summariseProfiles(auditProfDir)}\n`);
+  const waitProfDir = cpuProfDir ? join(cpuProfDir, 'waitrepl') : undefined;
+  if (waitProfDir && existsSync(waitProfDir)) process.stdout.write(`\nS1+WAIT's service:\n${summariseProfiles(waitProfDir)}\n`);
   const fanoutProfDir = cpuProfDir ? join(cpuProfDir, 'fanout') : undefined;
   if (fanoutProfDir && existsSync(fanoutProfDir)) process.stdout.write(`\nF1's service:\n${summariseProfiles(fanoutProfDir)}\n`);
 }

@@ -8,6 +8,7 @@ import { PostgresProcess } from '../tools/process-kit/postgres-server';
 import { RedisProcess, startRedis } from '../tools/process-kit/redis-server';
 import { AUDIT_OFF_ENV, auditPostgresEnv, startAuditPostgres } from './audit-postgres';
 import { Placement } from './processes';
+import { ReplicatedRedis, startReplicatedRedis, stopReplicatedRedis, waitEnv } from './replicated-redis';
 import { Credentials } from './request-factory';
 import { Target } from './scenarios';
 
@@ -24,6 +25,8 @@ export interface Stack {
   creds: Credentials;
   /** The audit trail's PostgreSQL, when S1+auditPG runs. */
   auditPg?: PostgresProcess;
+  /** A master with a replica, when S1+WAIT runs. */
+  replicated?: ReplicatedRedis;
 }
 
 export interface RunningTarget {
@@ -35,7 +38,7 @@ export interface RunningTarget {
   stop(): Promise<void>;
 }
 
-export async function startStack(root: string, placement: Placement, opts: { auditPg?: boolean } = {}): Promise<Stack> {
+export async function startStack(root: string, placement: Placement, opts: { auditPg?: boolean; replicated?: boolean } = {}): Promise<Stack> {
   if (!commandSucceeds('redis-server', ['--version'])) {
     throw new Error('redis-server is not on PATH: install it (apt-get install redis-server), the bench starts its own');
   }
@@ -59,9 +62,11 @@ export async function startStack(root: string, placement: Placement, opts: { aud
     }],
   }));
   const auditPg = opts.auditPg ? await startAuditPostgres() : undefined;
+  const replicated = opts.replicated ? await startReplicatedRedis() : undefined;
   return {
     root, placement, redis, simulator, simulatorUrl: (simulator.match as RegExpExecArray)[1], partnersFile, signingKeyFile, creds,
     ...(auditPg ? { auditPg } : {}),
+    ...(replicated ? { replicated } : {}),
   };
 }
 
@@ -69,6 +74,7 @@ export async function startStack(root: string, placement: Placement, opts: { aud
 export async function stopStack(stack: Stack): Promise<boolean> {
   await stack.simulator.stop();
   await stack.auditPg?.destroy();
+  if (stack.replicated) await stopReplicatedRedis(stack.replicated);
   const alive = await canConnect(stack.redis.port);
   // A redis-server killed by a signal never emits 'exit' again: do not wait on it forever.
   await Promise.race([stack.redis.stop(), new Promise((r) => setTimeout(r, 3000))]);
@@ -125,7 +131,8 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
     case 'service':
     case 'alt':
     case 'auditpg':
-    case 'fanout': {
+    case 'fanout':
+    case 'waitrepl': {
       const prof = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
       // BENCH_SERVICE_ROOT: another checkout's build, for a before/after run against the same baselines.
       // 'alt' (scenario S1alt) is a second service beside the first, for paired A/B rounds:
@@ -154,6 +161,7 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
         PUBLIC_URL: url,
         OAUTH_TOKEN_TTL_S: '86400',
         ...(target === 'auditpg' ? auditPostgresEnv(auditPgOf(stack)) : AUDIT_OFF_ENV),
+        ...(target === 'waitrepl' ? waitEnv(replicatedOf(stack)) : {}),
         ...opts.env,
       });
       break;
@@ -164,11 +172,16 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
     }
   }
   const running: RunningTarget = { target, url, pid: proc.pid, stop: async () => { await proc.stop(); } };
-  if (target === 'service' || target === 'alt' || target === 'auditpg' || target === 'fanout') {
+  if (target === 'service' || target === 'alt' || target === 'auditpg' || target === 'fanout' || target === 'waitrepl') {
     await waitForHttp(`${url}/readyz`);
     running.storeMode = await waitForStore(url, 'redis', { timeoutMs: 15_000 });
   }
   return running;
+}
+
+function replicatedOf(stack: Stack): ReplicatedRedis {
+  if (!stack.replicated) throw new Error('the waitrepl target needs the stack started with { replicated: true }');
+  return stack.replicated;
 }
 
 function auditPgOf(stack: Stack): PostgresProcess {

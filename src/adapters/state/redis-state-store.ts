@@ -55,7 +55,7 @@ export class RedisStateStore implements StateStore {
     const replication = opts.replicationWait ? new ReplicationWait(opts.replicationWait, opts.clock) : undefined;
     this.txns = new RedisTxnStore(this.client, opts.keyPrefix, replication);
     this.rateLimiter = new RedisRateLimiter(this.client, opts.keyPrefix, opts.clock);
-    this.admission = new RedisAdmission(this.client, opts.keyPrefix, this.rateLimiter, this.txns, replication);
+    this.admission = new RedisAdmission(this.client, opts.keyPrefix, this.rateLimiter, this.txns);
   }
 
   mode(): StoreMode {

@@ -34,16 +34,14 @@ export function claimOf(held: string | null | undefined): TxnClaim {
 
 /**
  * txn_id records shared by every instance: claims are atomic (SET NX in a script). With a
- * replication wait (REDIS_WAIT_REPLICAS), claims and outcomes are on a replica before they
- * count, so a failover cannot lose them (redis-replication-wait.ts).
+ * replication wait (REDIS_WAIT_REPLICAS), an outcome is on a replica (with the claim before
+ * it) before it counts, so a failover cannot lose an answer's record (redis-replication-wait.ts).
  */
 export class RedisTxnStore implements TxnStore {
   constructor(private readonly client: RedisClient, private readonly keyPrefix: string, private readonly replication?: ReplicationWait) {}
 
   async claim(key: string, fingerprint: string, ttlS: number): Promise<TxnClaim> {
-    const redisKey = txnKey(this.keyPrefix, key);
-    const send = () => this.client.vcTxnClaim(redisKey, inFlightValue(fingerprint), ttlMsOf(ttlS));
-    return claimOf(this.replication ? await this.replication.after(this.client, txnTag(key), redisKey, send) : await send());
+    return claimOf(await this.client.vcTxnClaim(txnKey(this.keyPrefix, key), inFlightValue(fingerprint), ttlMsOf(ttlS)));
   }
 
   async complete(key: string, fingerprint: string, outcome: string, ttlS: number): Promise<void> {
