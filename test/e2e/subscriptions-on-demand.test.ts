@@ -10,7 +10,7 @@ import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { SinkServer, startSink } from '../support/sink-server';
 
 /*
- * BullMQ costs the process about 6 MB of live heap and some 20 MB of peak RSS under load
+ * BullMQ costs the process 5–6 MB of live heap and about 20 MB of peak RSS under load
  * (docs/performance.md): an instance loads it only once it has webhook work.
  */
 

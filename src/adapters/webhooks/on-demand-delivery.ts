@@ -20,9 +20,9 @@ export type StartReason = 'enqueue' | 'queue in use';
 /**
  * The durable delivery, started when this instance first has webhook work: an event to
  * enqueue here, or a queue some instance has used (asked at start, then every checkEveryMs).
- * A service whose partners never subscribe never loads BullMQ: its modules hold about 6 MB
+ * A service whose partners never subscribe never loads BullMQ: its modules hold 5–6 MB
  * of live heap, and V8 lets the old generation grow to a multiple of the live heap before
- * collecting, which made them some 20 MB of peak RSS under S1 (docs/performance.md).
+ * collecting, which made them about 20 MB of peak RSS under S1 (docs/performance.md).
  * Once started, delivery stays on for the life of the process.
  */
 export class OnDemandDelivery implements EventDelivery {
