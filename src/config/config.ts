@@ -149,7 +149,10 @@ export const configSchema = z.object({
   /** Backoff: first retry after about this (jittered, doubling), never more than the max. */
   WEBHOOK_BACKOFF_BASE_MS: int(10, 3_600_000, 1000),
   WEBHOOK_BACKOFF_MAX_MS: int(10, 86_400_000, 3_600_000),
-  /** A delivery held by an instance that died (or lost Redis) mid-attempt is taken over after about this long. */
+  /**
+   * A delivery held by an instance that died (or lost Redis) mid-attempt is taken over after about this long;
+   * an instance that has not started delivery also looks this often for a queue in use.
+   */
   WEBHOOK_LOCK_MS: int(1000, 600_000, 30_000),
   /** How often each instance ends subscriptions whose expiry has passed. */
   SUBSCRIPTION_SWEEP_MS: int(50, 3_600_000, 1000),

@@ -63,6 +63,27 @@ describe('an instance killed before delivering', () => {
     expect(failedIds.has(got.body.id)).toBe(true);
     expect(got.body.type).toBe(SWAPPED);
   });
+
+  test('an instance running since before any webhook work joins the queue: the event outlives the instance that took it', async () => {
+    const env = { ...FAST_WEBHOOKS, REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'idle:' };
+    const a = await startServiceProcess(env);
+    const b = await startServiceProcess(env);
+    procs.push(a, b);
+    const token = await fetchToken(a.url, { clientId: 'demo-key', clientSecret: 'demo-secret' });
+    await subscribeAt(a.url, token, subscriptionBody(`${sink.url}/idle`, PHONE));
+    sink.reply = () => 503;
+    const before = sink.received.length;
+    expect(await swapAt(a.url, MSISDN)).toBe(200);
+    const deadline = Date.now() + 10_000;
+    while (sink.received.length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const eventId = sink.received[before].body.id;
+    a.proc.kill('SIGKILL');
+    await a.exited;
+    sink.reply = () => 204;
+    // b never had an event of its own: it must find the queue in use and start its worker.
+    const got = await sink.waitFor((d) => d.some((r) => r.path === '/idle'), 20_000);
+    expect(got.find((r) => r.path === '/idle')?.body.id).toBe(eventId);
+  });
 });
 
 describe('Redis restarted mid-backlog (append-only file)', () => {

@@ -7,14 +7,7 @@ import { Delivery } from '../../domain/subscriptions/subscription';
 import { Logger } from '../../observability/logger';
 import { SinkSender } from './http-sink-sender';
 import { RetrySettings, SinkSlots, nextDelayMs } from './retry-policy';
-
-export const WEBHOOK_QUEUE = 'webhooks';
-
-export interface BullConnectionOptions {
-  url?: string;
-  clusterNodes?: string;
-  keyPrefix: string;
-}
+import { BullConnectionOptions, WEBHOOK_QUEUE, queuePrefix } from './webhook-queue';
 
 /** What a job holds: the delivery and when it was first accepted (start of the retry window). */
 export interface WebhookJob extends Delivery {
@@ -39,11 +32,6 @@ export function bullConnection(opts: BullConnectionOptions, failFast = false): R
   }
   if (!opts.url) throw new Error('bullConnection needs a url or cluster nodes');
   return new Redis(opts.url, common);
-}
-
-/** The queue's key prefix: one hash tag, so every key of the queue sits on one Cluster slot. */
-export function queuePrefix(keyPrefix: string): string {
-  return `{${keyPrefix.replace(/[{}]/g, '')}webhooks}`;
 }
 
 export interface BullDeliveryDeps {

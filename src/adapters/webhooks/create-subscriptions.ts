@@ -6,9 +6,10 @@ import { Logger } from '../../observability/logger';
 import { MemorySubscriptionStore } from '../subscriptions/memory-subscription-store';
 import { RedisSubscriptionStore } from '../subscriptions/redis-subscription-store';
 import { createRedisClient } from '../state/redis-connection';
-import { BullDelivery } from './bullmq-delivery';
 import { httpSinkSender } from './http-sink-sender';
 import { MemoryDelivery } from './memory-delivery';
+import { OnDemandDelivery } from './on-demand-delivery';
+import { webhookQueueInUse } from './webhook-queue';
 
 export interface SubscriptionAdapters {
   store: SubscriptionStore;
@@ -16,7 +17,7 @@ export interface SubscriptionAdapters {
   close(): Promise<void>;
 }
 
-/** Subscriptions and deliveries where the state lives: Redis (standalone or Cluster) with BullMQ, else process memory. */
+/** Subscriptions and deliveries where the state lives: Redis (standalone or Cluster) with BullMQ once needed, else process memory. */
 export function createSubscriptionAdapters(config: Config, deps: { logger: Logger; metrics: WebhookMetrics }): SubscriptionAdapters {
   const rules = { allowHttp: config.SINK_ALLOW_HTTP, allowPrivate: config.SINK_ALLOW_PRIVATE };
   const send = httpSinkSender({ ...rules, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
@@ -27,10 +28,21 @@ export function createSubscriptionAdapters(config: Config, deps: { logger: Logge
     const client = createRedisClient({ url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, commandTimeoutMs: Math.max(config.REDIS_COMMAND_TIMEOUT_MS, 1000) });
     client.on('error', () => { /* reported by the state store's own client; commands fail fast as 503 */ });
     store = new RedisSubscriptionStore(client, config.REDIS_KEY_PREFIX);
-    delivery = new BullDelivery({
-      connection: { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, keyPrefix: config.REDIS_KEY_PREFIX },
-      send, retry, concurrency: config.WEBHOOK_CONCURRENCY, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY,
-      lockMs: config.WEBHOOK_LOCK_MS, closeGraceMs: config.WEBHOOK_TIMEOUT_MS + 2000, ...deps,
+    delivery = new OnDemandDelivery({
+      // BullMQ is required here, not at the top of the file: a service without webhook work never loads it.
+      start: async () => {
+        const { BullDelivery } = await import('./bullmq-delivery');
+        return new BullDelivery({
+          connection: { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, keyPrefix: config.REDIS_KEY_PREFIX },
+          send, retry, concurrency: config.WEBHOOK_CONCURRENCY, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY,
+          lockMs: config.WEBHOOK_LOCK_MS, closeGraceMs: config.WEBHOOK_TIMEOUT_MS + 2000, ...deps,
+        });
+      },
+      queueInUse: () => webhookQueueInUse(client, config.REDIS_KEY_PREFIX),
+      // An instance that has not started joins another's queue within one lock period: the
+      // same bound as a dead worker's job being taken over.
+      checkEveryMs: config.WEBHOOK_LOCK_MS,
+      ...deps,
     });
   } else {
     store = new MemorySubscriptionStore();

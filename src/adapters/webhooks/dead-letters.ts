@@ -1,5 +1,6 @@
 import { Job, Queue } from 'bullmq';
-import { BullConnectionOptions, WEBHOOK_QUEUE, WebhookJob, bullConnection, queuePrefix } from './bullmq-delivery';
+import { WebhookJob, bullConnection } from './bullmq-delivery';
+import { BullConnectionOptions, WEBHOOK_QUEUE, queuePrefix } from './webhook-queue';
 
 /** A dead-lettered event as an operator sees it: no credential, the sink's origin only. */
 export interface DeadLetter {

@@ -1,0 +1,79 @@
+import { Redis } from 'ioredis';
+import { createSubscriptionAdapters } from '../../src/adapters/webhooks/create-subscriptions';
+import { OnDemandDelivery } from '../../src/adapters/webhooks/on-demand-delivery';
+import { queueMetaKey } from '../../src/adapters/webhooks/webhook-queue';
+import { loadConfig } from '../../src/config/config';
+import { noopWebhookMetrics } from '../../src/domain/ports/webhook-metrics';
+import { SWAPPED, Delivery } from '../../src/domain/subscriptions/subscription';
+import { createLogger } from '../../src/observability/logger';
+import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
+import { SinkServer, startSink } from '../support/sink-server';
+
+/*
+ * BullMQ costs the process 5–6 MB of live heap and about 20 MB of peak RSS under load
+ * (docs/performance.md): an instance loads it only once it has webhook work.
+ */
+
+let mockBullmqLoads = 0;
+jest.mock('bullmq', () => {
+  mockBullmqLoads++;
+  return jest.requireActual<object>('bullmq');
+});
+
+const PREFIX = 'ondemand:';
+
+function delivery(sink: string, id: string): Delivery {
+  return {
+    subscriptionId: 'sub-1', partner: 'demo-key', sink,
+    event: { specversion: '1.0', id, source: '/sim-swap-subscriptions/v0.3/subscriptions/sub-1', type: SWAPPED, time: new Date().toISOString(), datacontenttype: 'application/json', data: { subscriptionId: 'sub-1' } },
+  };
+}
+
+describe('BullMQ on Redis, loaded only once there is webhook work', () => {
+  let redis: RedisProcess;
+  let sink: SinkServer;
+  let probe: Redis;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    sink = await startSink();
+    probe = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    probe.disconnect();
+    await sink.close();
+    await redis.stop();
+  });
+
+  test('two instances with no event never load BullMQ; the first event loads it, and the idle instance then joins the queue', async () => {
+    const config = loadConfig({
+      REDIS_URL: redis.url, REDIS_KEY_PREFIX: PREFIX, SINK_ALLOW_HTTP: 'true', SINK_ALLOW_PRIVATE: 'true', WEBHOOK_LOCK_MS: '1000',
+    });
+    const deps = { logger: createLogger('silent'), metrics: noopWebhookMetrics };
+    const a = createSubscriptionAdapters(config, deps);
+    const b = createSubscriptionAdapters(config, deps);
+    try {
+      expect(b.delivery).toBeInstanceOf(OnDemandDelivery);
+      const idle = b.delivery as OnDemandDelivery;
+      // Both have connected and asked whether the queue is in use (and asked again).
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(mockBullmqLoads).toBe(0);
+      expect(await probe.exists(queueMetaKey(PREFIX))).toBe(0);
+      expect(idle.isStarted).toBe(false);
+
+      await a.delivery.enqueue([delivery(`${sink.url}/on-demand`, 'evt-1')]);
+      expect(mockBullmqLoads).toBe(1);
+      // The key the idle instances watch is the one BullMQ writes.
+      expect(await probe.exists(queueMetaKey(PREFIX))).toBe(1);
+      const [got] = await sink.waitFor((d) => d.length >= 1);
+      expect(got.body.id).toBe('evt-1');
+
+      const deadline = Date.now() + 5000;
+      while (!idle.isStarted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(idle.isStarted).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

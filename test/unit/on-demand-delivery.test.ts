@@ -1,0 +1,136 @@
+import { OnDemandDelivery } from '../../src/adapters/webhooks/on-demand-delivery';
+import { UpstreamUnavailableError } from '../../src/domain/errors';
+import { EventDelivery } from '../../src/domain/ports/event-delivery';
+import { WebhookMetrics, WebhookQueueStats } from '../../src/domain/ports/webhook-metrics';
+import { Delivery } from '../../src/domain/subscriptions/subscription';
+import { createLogger } from '../../src/observability/logger';
+
+/** The durable delivery as the on-demand wrapper sees it: what it was given, whether it was closed. */
+class FakeDelivery implements EventDelivery {
+  readonly enqueued: Delivery[][] = [];
+  closed = false;
+  enqueue(deliveries: Delivery[]): Promise<void> {
+    this.enqueued.push(deliveries);
+    return Promise.resolve();
+  }
+  close(): Promise<void> {
+    this.closed = true;
+    return Promise.resolve();
+  }
+}
+
+function delivery(id: string): Delivery {
+  return {
+    subscriptionId: 's1', partner: 'p', sink: 'https://sink.example/hook',
+    event: { specversion: '1.0', id, source: '/s/s1', type: 'org.camaraproject.sim-swap-subscriptions.v0.swapped', time: new Date(0).toISOString(), datacontenttype: 'application/json', data: {} },
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(cond: () => boolean, ms = 2000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('condition not met');
+    await sleep(2);
+  }
+}
+
+function setup(opts: { inUse?: () => Promise<boolean>; start?: () => Promise<EventDelivery> } = {}) {
+  const real = new FakeDelivery();
+  let starts = 0;
+  let checks = 0;
+  let used = false;
+  let source: (() => Promise<WebhookQueueStats>) | undefined;
+  const metrics: WebhookMetrics = { webhookAttempt() {}, webhookDelivery() {}, trackWebhookQueue(s) { source = s; } };
+  const d = new OnDemandDelivery({
+    start: opts.start ?? (async () => { starts++; await sleep(5); return real; }),
+    queueInUse: async () => { checks++; return opts.inUse ? opts.inUse() : used; },
+    checkEveryMs: 10,
+    metrics,
+    logger: createLogger('silent'),
+  });
+  return {
+    d, real, metrics,
+    starts: () => starts, checks: () => checks,
+    useQueue: () => { used = true; },
+    stats: () => (source as () => Promise<WebhookQueueStats>)(),
+  };
+}
+
+describe('webhook delivery started on demand', () => {
+  test('with the queue unused and nothing to send, the durable delivery is never started; the gauges read 0', async () => {
+    const t = setup();
+    await until(() => t.checks() >= 3);
+    expect(t.starts()).toBe(0);
+    expect(t.d.isStarted).toBe(false);
+    expect(await t.stats()).toEqual({ pending: 0, oldestPendingAgeS: 0, deadLetters: 0 });
+    await t.d.close();
+    expect(t.starts()).toBe(0);
+  });
+
+  test('the first event starts it once, however many arrive while it starts, and each reaches it in order', async () => {
+    const t = setup();
+    await Promise.all([t.d.enqueue([delivery('e1')]), t.d.enqueue([delivery('e2')]), t.d.enqueue([delivery('e3')])]);
+    expect(t.starts()).toBe(1);
+    expect(t.real.enqueued.map((b) => b[0].event.id)).toEqual(['e1', 'e2', 'e3']);
+    await t.d.close();
+    expect(t.real.closed).toBe(true);
+  });
+
+  test('a queue another instance has used is joined at the next check, with no event of its own', async () => {
+    const t = setup();
+    await until(() => t.checks() >= 2);
+    expect(t.d.isStarted).toBe(false);
+    t.useQueue();
+    await until(() => t.d.isStarted);
+    expect(t.starts()).toBe(1);
+    const checks = t.checks();
+    await sleep(40);
+    expect(t.checks()).toBe(checks); // started: no more checks
+    await t.d.close();
+    expect(t.real.closed).toBe(true);
+  });
+
+  test('a queue already in use when the instance starts is joined at once', async () => {
+    const t = setup({ inUse: () => Promise.resolve(true) });
+    await until(() => t.d.isStarted);
+    expect(t.checks()).toBe(1);
+    await t.d.close();
+  });
+
+  test('a check that fails (Redis away) is asked again; the queue in use is then joined', async () => {
+    let n = 0;
+    const t = setup({ inUse: () => (++n < 3 ? Promise.reject(new Error('ECONNREFUSED')) : Promise.resolve(true)) });
+    await until(() => t.d.isStarted);
+    expect(n).toBe(3);
+    await t.d.close();
+  });
+
+  test('a start that fails is not kept: the event is refused and the next one starts it again', async () => {
+    const real = new FakeDelivery();
+    let n = 0;
+    const t = setup({ start: () => (++n === 1 ? Promise.reject(new Error('boom')) : Promise.resolve(real)) });
+    await expect(t.d.enqueue([delivery('e1')])).rejects.toThrow('boom');
+    await t.d.enqueue([delivery('e2')]);
+    expect(real.enqueued.map((b) => b[0].event.id)).toEqual(['e2']);
+    await t.d.close();
+  });
+
+  test('after close nothing starts: an event is refused as unavailable (503), a queue in use is not joined', async () => {
+    const t = setup();
+    await t.d.close();
+    t.useQueue();
+    await expect(t.d.enqueue([delivery('e1')])).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await sleep(40);
+    expect(t.starts()).toBe(0);
+  });
+
+  test('close while it starts waits for the start and closes what was started', async () => {
+    const t = setup();
+    const pending = t.d.enqueue([delivery('e1')]);
+    await t.d.close();
+    await pending;
+    expect(t.real.closed).toBe(true);
+  });
+});
