@@ -121,6 +121,14 @@ describe('Dockerfile', () => {
     expect(instructions('ENTRYPOINT').pop()).toMatch(/^ENTRYPOINT \["[^"]*tini", "--"\]$/);
   });
 
+  it('runs node with the V8 flags of npm start (what the bench measures: --max-semi-space-size keeps peak RSS down)', () => {
+    const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+    const start = /^node\s+(.*?)\s*dist\/src\/main\.js$/.exec(pkg.scripts.start ?? '');
+    const flags = (start?.[1] ?? '').split(/\s+/).filter(Boolean);
+    expect(flags.length).toBeGreaterThan(0);
+    expect(instructions('CMD').pop()).toBe(`CMD ${JSON.stringify(['node', ...flags, 'dist/src/main.js']).replace(/","/g, '", "')}`);
+  });
+
   it('copies only paths that exist, including every file the service reads at run time', () => {
     const sources = instructions('COPY').filter((l) => !l.includes('--from=')).flatMap((l) => {
       const parts = l.trim().split(/\s+/).slice(1).filter((p) => !p.startsWith('--'));
