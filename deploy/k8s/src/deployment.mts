@@ -42,6 +42,10 @@ export function deployment(): Deployment {
               // EVENTS_TOKEN, AUDIT_DATABASE_URL and other secret settings, created by the operator.
               { secretRef: { name: secrets.env.name, optional: true } },
             ],
+            // V8's heap sized to the memory limit below (384 MB old space + new space + the
+            // binary stays under 512Mi): it collects harder before the kernel would kill the pod.
+            // S1's peak RSS with it: 126 MB against 197 MB, same throughput (docs/performance.md).
+            env: [{ name: 'NODE_OPTIONS', value: '--max-old-space-size=384' }],
             resources: {
               requests: { cpu: '500m', memory: '256Mi' },
               limits: { memory: '512Mi' },
