@@ -42,10 +42,10 @@ interface TagGroup {
  * partner's peak) costs one blocked round trip per batch, not one per write.
  *
  * All of a partner's txn_ids share its hash tag, hence a slot and a node: the WAIT goes in a
- * pipeline behind an EXISTS of the key just written, which ioredis routes to that key's node.
- * If the connection is lost between write and WAIT, the WAIT fails (no offline queue), so a
- * WAIT on a new connection never vouches for a write made on the old one: failover takes
- * seconds (cluster-node-timeout), a command at most REDIS_COMMAND_TIMEOUT_MS.
+ * pipeline behind an EXISTS of a key with that tag, which ioredis routes to the tag's node.
+ * If the connection is lost between write and WAIT, the WAIT fails or times out within
+ * REDIS_COMMAND_TIMEOUT_MS, long before a replica can be promoted (cluster-node-timeout): a
+ * WAIT answered by a new master never vouches for a write made on the old one.
  *
  * Fewer replicas than asked within the timeout is reported and the request goes on: refusing
  * writes then is Redis's own switch, min-replicas-to-write.
