@@ -14,6 +14,9 @@ const bool = (def: boolean) => z.enum(['true', 'false']).default(def ? 'true' : 
 const optionalString = z.string().min(1).optional();
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL').transform((u) => u.replace(/\/+$/, ''));
 
+/** How late Redis may end a timed-out WAIT: one server tick at the default hz 10. */
+const WAIT_TICK_MS = 100;
+
 /**
  * Every setting the service reads (CONTRACT §4), with its default and meaning.
  * Values come from the environment as strings; an empty string counts as unset.
@@ -166,9 +169,10 @@ export const configSchema = z.object({
   if (c.REDIS_WAIT_REPLICAS > 0 && !c.REDIS_URL && !c.REDIS_CLUSTER_NODES) {
     ctx.addIssue({ code: 'custom', path: ['REDIS_WAIT_REPLICAS'], message: 'needs Redis (REDIS_URL or REDIS_CLUSTER_NODES)' });
   }
-  if (c.REDIS_WAIT_REPLICAS > 0 && c.REDIS_WAIT_TIMEOUT_MS * 2 > c.REDIS_COMMAND_TIMEOUT_MS) {
-    // WAIT blocks up to its timeout; the command around it must outlive that, with room for the write.
-    ctx.addIssue({ code: 'custom', path: ['REDIS_WAIT_TIMEOUT_MS'], message: 'must be at most half of REDIS_COMMAND_TIMEOUT_MS' });
+  if (c.REDIS_WAIT_REPLICAS > 0 && 2 * (c.REDIS_WAIT_TIMEOUT_MS + WAIT_TICK_MS) > c.REDIS_COMMAND_TIMEOUT_MS) {
+    // A write may queue behind the WAIT in flight on its connection, then wait for its own; Redis
+    // ends a timed-out WAIT on its next tick (hz 10: up to 100 ms late). Both must fit in a command.
+    ctx.addIssue({ code: 'custom', path: ['REDIS_WAIT_TIMEOUT_MS'], message: `must leave room for two WAITs: 2 × (REDIS_WAIT_TIMEOUT_MS + ${WAIT_TICK_MS}) at most REDIS_COMMAND_TIMEOUT_MS` });
   }
   if (c.NODE_ENV === 'production') {
     // No demo partners (their secrets are public) and no simulator in production.

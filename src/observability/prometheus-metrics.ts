@@ -76,7 +76,7 @@ export class PrometheusMetrics implements Metrics {
     this.breakerTransitions = new Counter({ name: 'verify_circuit_breaker_transitions_total', help: 'Circuit breaker state changes, by the state entered.', labelNames: ['upstream', 'state'], registers });
     this.replicationWaits = new Counter({
       name: 'verify_redis_replication_waits_total',
-      help: 'txn_id writes with REDIS_WAIT_REPLICAS: acked by enough replicas, short (fewer within REDIS_WAIT_TIMEOUT_MS), skipped (no WAIT: one for the same slot was short within the last second).',
+      help: 'txn_id writes with REDIS_WAIT_REPLICAS: acked by enough replicas, short (fewer within REDIS_WAIT_TIMEOUT_MS), skipped (no WAIT: one on the same connection was short within the last second).',
       labelNames: ['outcome'],
       registers,
     });

@@ -13,12 +13,6 @@ export function rateKey(prefix: string, apiKey: string): string {
   return `${prefix}{${apiKey}}:r`;
 }
 
-/** The hash tag of a txn_id record: its partner's api key (port key `<apiKey>:<txn_id>`). */
-export function txnTag(key: string): string {
-  const i = key.indexOf(':');
-  return i < 0 ? key : key.slice(0, i);
-}
-
 /** A txn_id record (port key: `<apiKey>:<txn_id>`, split at the first colon). */
 export function txnKey(prefix: string, key: string): string {
   const i = key.indexOf(':');

@@ -1,6 +1,6 @@
 import { TxnClaim, TxnStore } from '../../domain/ports/state-store';
 import { RedisClient } from './redis-connection';
-import { txnKey, txnTag } from './redis-keys';
+import { txnKey } from './redis-keys';
 import { ReplicationWait } from './redis-replication-wait';
 
 /*
@@ -48,7 +48,7 @@ export class RedisTxnStore implements TxnStore {
     const prefix = donePrefix(fingerprint);
     const redisKey = txnKey(this.keyPrefix, key);
     const send = () => this.client.vcTxnComplete(redisKey, inFlightValue(fingerprint), prefix, prefix + outcome, ttlMsOf(ttlS));
-    if (this.replication) await this.replication.after(this.client, txnTag(key), redisKey, send);
+    if (this.replication) await this.replication.after(this.client, redisKey, send);
     else await send();
   }
 

@@ -8,7 +8,7 @@ export type UpstreamOutcome = 'ok' | 'not_found' | 'error' | 'timeout' | 'reject
 export type BreakerState = 'closed' | 'open' | 'half_open';
 /**
  * A txn_id write with REDIS_WAIT_REPLICAS: enough replicas acknowledged in time, fewer did
- * (short), or no WAIT was sent because one for the same slot was just short (skipped).
+ * (short), or no WAIT was sent because one on the same connection was just short (skipped).
  */
 export type ReplicationWaitOutcome = 'acked' | 'short' | 'skipped';
 
