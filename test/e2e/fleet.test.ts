@@ -197,14 +197,17 @@ describe('the fleet under steady load through HAProxy', () => {
 /**
  * `writers` loops through the balancer, each sending a fresh txn_id as soon as its last was
  * answered; stop() returns the ids answered fresh (acknowledged) with when, and every status seen.
+ * They stop by themselves after 90 s, so a scenario that throws before stop() cannot leave them
+ * running (and Jest waiting) after the fleet is gone.
  */
 function writeTxnIds(prefix: string, writers: number) {
   let running = true;
+  const deadline = Date.now() + 90_000;
   let seq = 0;
   const acknowledged: Array<{ id: string; at: number }> = [];
   const statuses: Record<string, number> = {};
   const loops = Array.from({ length: writers }, async () => {
-    while (running) {
+    while (running && Date.now() < deadline) {
       const id = `${prefix}.${seq++}`;
       const a = await kyc(fleet.url, id).catch(() => ({ status: 0, replayed: false, code: '' }));
       statuses[a.status] = (statuses[a.status] ?? 0) + 1;

@@ -107,14 +107,36 @@ describe('webhook delivery started on demand', () => {
     await t.d.close();
   });
 
-  test('a start that fails is not kept: the event is refused and the next one starts it again', async () => {
+  test('a start that fails is not kept: the event is refused as unavailable (503, not a 500), events within the retry interval too, and a later one starts it', async () => {
     const real = new FakeDelivery();
     let n = 0;
     const t = setup({ start: () => (++n === 1 ? Promise.reject(new Error('boom')) : Promise.resolve(real)) });
-    await expect(t.d.enqueue([delivery('e1')])).rejects.toThrow('boom');
-    await t.d.enqueue([delivery('e2')]);
-    expect(real.enqueued.map((b) => b[0].event.id)).toEqual(['e2']);
+    await expect(t.d.enqueue([delivery('e1')])).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    // Within checkEveryMs of the failure: refused at once, no new start.
+    await expect(t.d.enqueue([delivery('e2')])).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    expect(n).toBe(1);
+    await sleep(15);
+    await t.d.enqueue([delivery('e3')]);
+    expect(real.enqueued.map((b) => b[0].event.id)).toEqual(['e3']);
     await t.d.close();
+  });
+
+  test('a failed start while a check is waiting on Redis leaves one polling loop, and none after close', async () => {
+    let release: (v: boolean) => void = () => {};
+    let asked = 0;
+    const t = setup({
+      inUse: () => { asked++; return asked === 1 ? new Promise<boolean>((r) => { release = r; }) : Promise.resolve(false); },
+      start: () => Promise.reject(new Error('boom')),
+    });
+    await expect(t.d.enqueue([delivery('e1')])).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    release(false);
+    await sleep(55);
+    // One loop: about one check per 10 ms, not two.
+    expect(asked).toBeLessThanOrEqual(8);
+    await t.d.close();
+    const after = asked;
+    await sleep(40);
+    expect(asked).toBe(after);
   });
 
   test('after close nothing starts: an event is refused as unavailable (503), a queue in use is not joined', async () => {

@@ -68,15 +68,15 @@ describe('subscription service', () => {
     expect(t.sent[1].event.data.subscriptionId).toBe(s.id);
   });
 
-  test('a swap after the sink token ran out announces ACCESS_TOKEN_EXPIRED; a token already expired is refused at creation', async () => {
+  test('a swap after the sink token ran out announces ACCESS_TOKEN_EXPIRED; a token expiring within the minute is refused at creation', async () => {
     const t = setup();
     const token = (expires: string) => ({ credentialType: 'ACCESSTOKEN', accessTokenType: 'bearer', accessToken: 'tok', accessTokenExpiresUtc: expires });
     await t.service.create(t.grant(), { ...t.body(), sinkCredential: token('2026-01-01T00:02:00Z') });
     t.advance(61_000);
     await t.service.onSwap('255712000001');
     expect(t.sent.map((d) => d.event.data.terminationReason)).toEqual(['ACCESS_TOKEN_EXPIRED']);
-    await expect(t.service.create(t.grant(), { ...t.body(), sinkCredential: token('2026-01-01T00:01:00Z') }))
-      .rejects.toThrow(/accessTokenExpiresUtc must be in the future/);
+    await expect(t.service.create(t.grant(), { ...t.body(), sinkCredential: token('2026-01-01T00:02:01Z') }))
+      .rejects.toThrow(/accessTokenExpiresUtc must be more than 60 s in the future/);
   });
 
   test('three-legged subscriptions keep the number out of events and views', async () => {

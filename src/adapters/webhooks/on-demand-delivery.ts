@@ -29,6 +29,8 @@ export class OnDemandDelivery implements EventDelivery {
   private started?: Promise<EventDelivery>;
   private timer?: NodeJS.Timeout;
   private closed = false;
+  /** After a failed start, events are refused (503) until this time instead of retrying the start each. */
+  private retryStartAtMs = 0;
 
   constructor(private readonly deps: OnDemandDeliveryDeps) {
     // The queue is unused (or not yet known to be used): nothing pending, no dead letters.
@@ -42,9 +44,16 @@ export class OnDemandDelivery implements EventDelivery {
     return this.started !== undefined;
   }
 
+  /** A delivery that cannot start is the queue being unavailable: 503, so the sender retries (never a 500). */
   async enqueue(deliveries: Delivery[]): Promise<void> {
     if (this.closed) throw new UpstreamUnavailableError('webhook queue closed');
-    const delivery = await this.ensureStarted('enqueue');
+    if (!this.started && Date.now() < this.retryStartAtMs) throw new UpstreamUnavailableError('webhook queue unavailable');
+    let delivery: EventDelivery;
+    try {
+      delivery = await this.ensureStarted('enqueue');
+    } catch {
+      throw new UpstreamUnavailableError('webhook queue unavailable');
+    }
     await delivery.enqueue(deliveries);
   }
 
@@ -60,6 +69,13 @@ export class OnDemandDelivery implements EventDelivery {
       this.ensureStarted('queue in use').catch(() => { /* logged in ensureStarted; the next check retries */ });
       return;
     }
+    this.scheduleCheck();
+  }
+
+  /** The next check; one timer at most, so a failed start and a check in progress never make two loops. */
+  private scheduleCheck(): void {
+    clearTimeout(this.timer);
+    if (this.closed) return;
     this.timer = setTimeout(() => { void this.check(); }, this.deps.checkEveryMs);
     this.timer.unref();
   }
@@ -73,10 +89,8 @@ export class OnDemandDelivery implements EventDelivery {
       started.catch((err: unknown) => {
         this.deps.logger.error({ err: (err as Error).message }, 'webhook delivery failed to start');
         this.started = undefined;
-        if (!this.closed) {
-          this.timer = setTimeout(() => { void this.check(); }, this.deps.checkEveryMs);
-          this.timer.unref();
-        }
+        this.retryStartAtMs = Date.now() + this.deps.checkEveryMs;
+        this.scheduleCheck();
       });
     }
     return this.started;

@@ -1,7 +1,7 @@
 import { PHONE_NUMBER } from '../camara-input';
 import { BadRequestError } from '../errors';
 import { InvalidCredentialError, InvalidProtocolError, InvalidTokenTypeError } from './subscription-errors';
-import { SWAPPED, SinkCredential } from './subscription';
+import { ACCESS_TOKEN_END_LEAD_MS, SWAPPED, SinkCredential } from './subscription';
 
 /*
  * The subscription request (sim-swap-subscriptions.yaml SubscriptionRequest). Unknown fields
@@ -60,8 +60,9 @@ function credential(value: unknown, nowMs: number): SinkCredential {
       const accessToken = text(value, 'accessToken', 'sinkCredential.');
       if (/[\r\n]/.test(accessToken)) throw new BadRequestError('sinkCredential.accessToken must not contain line breaks');
       const expires = field(value, 'accessTokenExpiresUtc');
-      if (parseDateTime(expires, 'sinkCredential.accessTokenExpiresUtc') <= nowMs) {
-        throw new BadRequestError('sinkCredential.accessTokenExpiresUtc must be in the future');
+      // The subscription ends, and says so with this token, a minute before it expires.
+      if (parseDateTime(expires, 'sinkCredential.accessTokenExpiresUtc') <= nowMs + ACCESS_TOKEN_END_LEAD_MS) {
+        throw new BadRequestError(`sinkCredential.accessTokenExpiresUtc must be more than ${ACCESS_TOKEN_END_LEAD_MS / 1000} s in the future`);
       }
       return { credentialType: 'ACCESSTOKEN', accessToken, accessTokenExpiresUtc: expires as string, accessTokenType: 'bearer' };
     }
