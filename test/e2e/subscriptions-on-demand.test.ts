@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { createSubscriptionAdapters } from '../../src/adapters/webhooks/create-subscriptions';
 import { OnDemandDelivery } from '../../src/adapters/webhooks/on-demand-delivery';
-import { queueMetaKey } from '../../src/adapters/webhooks/webhook-queue';
+import { queueMetaKey, webhookQueueInUse } from '../../src/adapters/webhooks/webhook-queue';
 import { loadConfig } from '../../src/config/config';
 import { noopWebhookMetrics } from '../../src/domain/ports/webhook-metrics';
 import { SWAPPED, Delivery } from '../../src/domain/subscriptions/subscription';
@@ -74,6 +74,25 @@ describe('BullMQ on Redis, loaded only once there is webhook work', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+  test('a queue with a job pending counts as in use though its meta key is gone (lost in a failover)', async () => {
+    const config = loadConfig({
+      REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'pending:', SINK_ALLOW_HTTP: 'true', SINK_ALLOW_PRIVATE: 'true', WEBHOOK_LOCK_MS: '1000',
+    });
+    const a = createSubscriptionAdapters(config, { logger: createLogger('silent'), metrics: noopWebhookMetrics });
+    sink.reply = () => 503;
+    try {
+      expect(await webhookQueueInUse(probe, 'pending:')).toBe(false);
+      await a.delivery.enqueue([delivery(`${sink.url}/failing`, 'evt-pending')]);
+      const deadline = Date.now() + 5000;
+      while (!sink.received.some((r) => r.body.id === 'evt-pending') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      // Refused once: the job waits in BullMQ's delayed set for its retry.
+      await probe.del(queueMetaKey('pending:'));
+      expect(await webhookQueueInUse(probe, 'pending:')).toBe(true);
+    } finally {
+      sink.reply = () => 204;
+      await a.close();
     }
   });
 });

@@ -27,10 +27,21 @@ export function queueMetaKey(keyPrefix: string): string {
 }
 
 /**
- * Whether the webhook queue has been used on this Redis. Waits for the client to be ready
+ * BullMQ's keys that exist while jobs are pending (`wait` list, `delayed` and `prioritized`
+ * sets, `active` list) and the dead letters' `failed` set. `meta` is written once, without
+ * waiting for it, when a Queue opens: if it were lost (a failover before it replicated),
+ * pending jobs still show the queue in use.
+ */
+export function queueWorkKeys(keyPrefix: string): string[] {
+  return ['meta', 'wait', 'delayed', 'prioritized', 'active', 'failed'].map((k) => `${queuePrefix(keyPrefix)}:${WEBHOOK_QUEUE}:${k}`);
+}
+
+/**
+ * Whether the webhook queue has been used on this Redis: any of its keys above exists (one
+ * EXISTS; they share one hash tag, so one Cluster slot). Waits for the client to be ready
  * first: the store's fail-fast client refuses a command sent before it has connected.
  */
 export async function webhookQueueInUse(client: RedisClient, keyPrefix: string): Promise<boolean> {
   if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
-  return (await client.exists(queueMetaKey(keyPrefix))) > 0;
+  return (await client.exists(...queueWorkKeys(keyPrefix))) > 0;
 }
