@@ -272,6 +272,9 @@ describe('subscriptions: bad input is an ErrorInfo and stores nothing', () => {
       [subscriptionBody(sink.url, '255712000001'), 400, 'INVALID_ARGUMENT'],
       [subscriptionBody(sink.url, PHONE, { sinkCredential: { credentialType: 'PLAIN' } }), 400, 'INVALID_ARGUMENT'],
       [subscriptionBody(sink.url, PHONE, { sinkCredential: { credentialType: 'ACCESSTOKEN', accessTokenType: 'bearer', accessToken: 'x', accessTokenExpiresUtc: '1717753038' } }), 400, 'INVALID_ARGUMENT'],
+      // A sink token already expired, or expiring within the minute the subscription ends before it.
+      [subscriptionBody(sink.url, PHONE, { sinkCredential: { credentialType: 'ACCESSTOKEN', accessTokenType: 'bearer', accessToken: 'x', accessTokenExpiresUtc: '2020-01-01T00:00:00Z' } }), 400, 'INVALID_ARGUMENT'],
+      [subscriptionBody(sink.url, PHONE, { sinkCredential: { credentialType: 'ACCESSTOKEN', accessTokenType: 'bearer', accessToken: 'x', accessTokenExpiresUtc: new Date(Date.now() + 30_000).toISOString() } }), 400, 'INVALID_ARGUMENT'],
       [{ protocol: 'HTTP', sink: sink.url, types: [SWAPPED] }, 400, 'INVALID_ARGUMENT'],
     ];
     for (const [body, status, code] of bad) expectErrorInfo(await h.subscribe(body), status, code);
