@@ -95,7 +95,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     windowMs: config.BREAKER_WINDOW_MS,
     resetTimeoutMs: config.BREAKER_RESET_TIMEOUT_MS,
   };
-  const onBreakerChange = (upstream: string, state: string) => logger.warn({ upstream, state }, 'circuit breaker changed state');
+  const onBreakerChange = (upstream: string, state: string, lastFailure?: object) => logger.warn({ upstream, state, lastFailure }, 'circuit breaker changed state');
   const hlr = new HlrHttpClient({ baseUrl: hlrUrl, timeoutMs: config.HLR_TIMEOUT_MS, maxSockets: config.UPSTREAM_MAX_SOCKETS, breaker, metrics, onBreakerChange, logger });
   const sim = new SimHttpClient({ baseUrl: simUrl, timeoutMs: config.SIM_TIMEOUT_MS, maxSockets: config.UPSTREAM_MAX_SOCKETS, breaker, metrics, onBreakerChange, logger });
 

@@ -64,3 +64,23 @@ describe('log lines of a request whose upstream refuses the connection', () => {
   });
 
 });
+
+describe('the breaker line when refused connections open it', () => {
+  const logs = captureLogs('info');
+  let c: CamaraHarness;
+  beforeAll(async () => {
+    const port = await closedPort();
+    c = await startCamaraHarness({
+      logger: logs.logger,
+      env: { HLR_URL: `http://127.0.0.1:${port}/hlr`, SIM_URL: `http://127.0.0.1:${port}/sim`, BREAKER_VOLUME_THRESHOLD: '1' },
+    });
+  });
+  afterAll(() => c?.close());
+
+  it('when the first refused call opens the HLR breaker, then its line names ECONNREFUSED and the request that tipped it', async () => {
+    const r = await c.h.post('kyc', { txn_id: txnId('b'), msisdn: '255712000001' }, { headers: { 'x-correlator': 'tipped-it' } });
+    expect(r.status).toBe(503);
+    const opened = logs.lines().find((l) => l.msg === 'circuit breaker changed state' && l.state === 'open');
+    expect(opened).toMatchObject({ upstream: 'hlr', correlator: 'tipped-it', lastFailure: { outcome: 'error', code: 'ECONNREFUSED', message: 'unreachable' } });
+  });
+});

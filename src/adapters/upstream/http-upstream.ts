@@ -17,7 +17,8 @@ export interface HttpUpstreamOptions<T> {
   metrics: Metrics;
   /** Turns a 200 body into a record; throws when the body is not what the contract says. */
   parse(body: unknown): T;
-  onBreakerChange?(upstream: UpstreamName, state: BreakerState): void;
+  /** `lastFailure`: the failed call that tipped it, when the breaker opens (what and which error code). */
+  onBreakerChange?(upstream: UpstreamName, state: BreakerState, lastFailure?: { outcome: UpstreamOutcome; code?: string; message: string }): void;
   /** Each failed call is logged here at warn, with the system's error code (ECONNREFUSED, ENOTFOUND, a TLS code). */
   logger?: Logger;
 }
@@ -51,6 +52,7 @@ export class HttpUpstream<T> {
   private readonly http: AxiosInstance;
   private readonly breaker: CircuitBreaker<[string], T | null>;
   private readonly retryAfterS: number;
+  private lastFailure: CallFailure | undefined;
 
   constructor(private readonly opts: HttpUpstreamOptions<T>) {
     this.http = axios.create({
@@ -73,7 +75,8 @@ export class HttpUpstream<T> {
     this.retryAfterS = Math.max(1, Math.ceil(opts.breaker.resetTimeoutMs / 1000));
     const report = (state: BreakerState) => {
       opts.metrics.breakerState(opts.name, state);
-      opts.onBreakerChange?.(opts.name, state);
+      const last = this.lastFailure;
+      opts.onBreakerChange?.(opts.name, state, state === 'open' && last ? { outcome: last.outcome, code: last.code, message: last.message } : undefined);
     };
     this.breaker.on('open', () => report('open'));
     this.breaker.on('halfOpen', () => report('half_open'));
@@ -137,6 +140,7 @@ export class HttpUpstream<T> {
     } catch (err) {
       const failure = err instanceof CallFailure ? err : this.failureOf(err);
       outcome = failure.outcome;
+      this.lastFailure = failure;
       // The path holds the msisdn: never logged; the error is reduced to type, message, code and cause by the serializer.
       this.opts.logger?.warn({ upstream: this.opts.name, outcome, code: failure.code, err: failure.cause ?? failure }, `upstream call failed: ${failure.message}`);
       throw failure;
