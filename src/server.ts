@@ -95,9 +95,9 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     windowMs: config.BREAKER_WINDOW_MS,
     resetTimeoutMs: config.BREAKER_RESET_TIMEOUT_MS,
   };
-  const onBreakerChange = (upstream: string, state: string) => logger.warn({ upstream, state }, 'circuit breaker changed state');
-  const hlr = new HlrHttpClient({ baseUrl: hlrUrl, timeoutMs: config.HLR_TIMEOUT_MS, maxSockets: config.UPSTREAM_MAX_SOCKETS, breaker, metrics, onBreakerChange });
-  const sim = new SimHttpClient({ baseUrl: simUrl, timeoutMs: config.SIM_TIMEOUT_MS, maxSockets: config.UPSTREAM_MAX_SOCKETS, breaker, metrics, onBreakerChange });
+  const onBreakerChange = (upstream: string, state: string, lastFailure?: object) => logger.warn({ upstream, state, lastFailure }, 'circuit breaker changed state');
+  const hlr = new HlrHttpClient({ baseUrl: hlrUrl, timeoutMs: config.HLR_TIMEOUT_MS, maxSockets: config.UPSTREAM_MAX_SOCKETS, breaker, metrics, onBreakerChange, logger });
+  const sim = new SimHttpClient({ baseUrl: simUrl, timeoutMs: config.SIM_TIMEOUT_MS, maxSockets: config.UPSTREAM_MAX_SOCKETS, breaker, metrics, onBreakerChange, logger });
 
   const service = new VerificationService({
     hlr, sim, store, clock, metrics,
@@ -111,7 +111,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       txnInFlightTtlS: config.TXN_IN_FLIGHT_TTL_S,
       txnRecordBeforeAnswer: config.REDIS_WAIT_REPLICAS > 0,
     },
-    onStoreError: (err) => logger.warn({ err: (err as Error).message }, 'state store error; answering without it'),
+    onStoreError: (err) => logger.warn({ err }, 'state store error; answering without it'),
   });
   const audit = createAuditWriter(config, { logger, clock, metrics: metrics.audit });
   await audit.start();
@@ -160,7 +160,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     plan: { countryCode: config.COUNTRY_CODE, nsnLength: config.NSN_LENGTH },
   });
   const sweeper = setInterval(() => {
-    subscriptions.sweepExpired().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'subscription expiry sweep failed; next sweep retries'));
+    subscriptions.sweepExpired().catch((err: unknown) => logger.warn({ err }, 'subscription expiry sweep failed; next sweep retries'));
   }, config.SUBSCRIPTION_SWEEP_MS);
   sweeper.unref();
   const app = createApp({

@@ -2,17 +2,42 @@ import { z } from 'zod';
 import { createOffsetDateTimeFormatter } from '../domain/offset-date-time';
 
 /**
- * An integer setting: plain decimal digits only. Number() would also take `0x20D3`, `8.4e3`,
- * `0b1`, `1.0` or ` 80 `, and start on a value the operator never wrote.
+ * The one parser of integer settings: plain decimal digits only. Number() would also take
+ * `0x20D3`, `8.4e3`, `0b1`, `1.0` or ` 80 `, and z.coerce the same, so the service would start
+ * on a value the operator never wrote.
  */
-const int = (min: number, max: number, def: number) => z.string()
+const digits = (min: number, max: number) => z.string()
   .regex(/^[0-9]+$/, 'must be a whole number in plain decimal digits')
-  .default(String(def))
   .transform(Number)
   .pipe(z.number().int().min(min).max(max));
+const int = (min: number, max: number, def: number) => z.string().default(String(def)).pipe(digits(min, max));
+/** An integer setting without a default: unset means "none" (the reader decides what that is). */
+const optionalInt = (min: number, max: number) => digits(min, max).optional();
+/** Each node `host:port` with a TCP port (1-65535), so a typo fails at start, not at the first connect. */
+const clusterNodes = z.string()
+  .regex(/^[^\s,:]+:\d+(,[^\s,:]+:\d+)*$/, 'must be host:port[,host:port...]')
+  .refine((v) => v.split(',').every((n) => {
+    const port = Number(n.slice(n.lastIndexOf(':') + 1));
+    return /:[0-9]{1,5}$/.test(n) && port >= 1 && port <= 65535;
+  }), 'each port must be 1-65535');
 const bool = (def: boolean) => z.enum(['true', 'false']).default(def ? 'true' : 'false').transform((v) => v === 'true');
 const optionalString = z.string().min(1).optional();
 const httpUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL').transform((u) => u.replace(/\/+$/, ''));
+
+/** Slack for event-loop delay and clock steps on top of the deadlines a txn_id claim must outlive. */
+const CLAIM_SLACK_MS = 1000;
+
+/**
+ * The longest a txn_id claim must hold. A txn_id request makes one upstream call, never both
+ * (KYC asks the HLR, SIM swap SIM management) and never a retry (HttpUpstream does not retry),
+ * bounded by that upstream's deadline; a request joining another's lookup waits for a call that
+ * started earlier, so no longer. After the call come the cache write and the answer's record,
+ * each bounded by the Redis command timeout. A claim that lapsed before the record is written
+ * would let a retry call the upstream a second time.
+ */
+export function txnClaimNeedsMs(c: { HLR_TIMEOUT_MS: number; SIM_TIMEOUT_MS: number; REDIS_COMMAND_TIMEOUT_MS: number }): number {
+  return Math.max(c.HLR_TIMEOUT_MS, c.SIM_TIMEOUT_MS) + 2 * c.REDIS_COMMAND_TIMEOUT_MS + CLAIM_SLACK_MS;
+}
 
 /** How late Redis may end a timed-out WAIT: one server tick at the default hz 10. */
 const WAIT_TICK_MS = 100;
@@ -31,7 +56,7 @@ export const configSchema = z.object({
   SIM_URL: httpUrl.optional(),
   /** State: standalone Redis URL or comma-separated cluster nodes; neither = process memory. */
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
-  REDIS_CLUSTER_NODES: z.string().regex(/^[^\s,:]+:\d+(,[^\s,:]+:\d+)*$/, 'must be host:port[,host:port...]').optional(),
+  REDIS_CLUSTER_NODES: clusterNodes.optional(),
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_.{}-]{0,32}$/, 'must be up to 32 of A-Z a-z 0-9 : _ . { } -').default('vc:'),
   REDIS_COMMAND_TIMEOUT_MS: int(10, 60_000, 500),
   /**
@@ -52,10 +77,11 @@ export const configSchema = z.object({
   /** Allowed distance between a request's timestamp and the server clock. */
   SIG_MAX_SKEW_S: int(1, 3600, 300),
   TXN_TTL_S: int(60, 30 * 86400, 86400),
+  /** How long a txn_id claim holds while its request runs; longer than the request's worst case (see the cross-field rule). */
   TXN_IN_FLIGHT_TTL_S: int(1, 3600, 60),
   SIM_SWAP_MAX_AGE_HOURS: int(1, 2400, 240),
   /** CAMARA: days of SIM-change history the operator may reveal (local regulation); unset = unlimited. */
-  SIM_SWAP_MONITORED_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
+  SIM_SWAP_MONITORED_DAYS: optionalInt(1, 36_500),
   KYC_CACHE_TTL_S: int(0, 86400, 300),
   KYC_STALE_S: int(0, 7 * 86400, 3600),
   SIM_SWAP_CACHE_TTL_S: int(0, 3600, 30),
@@ -85,8 +111,7 @@ export const configSchema = z.object({
    * After SIGTERM, how long /readyz answers 503 while the service still accepts and serves, so a
    * balancer takes the instance out before its listener closes. Unset: see readinessDelayMs().
    */
-  SHUTDOWN_READINESS_DELAY_MS: z.string().regex(/^\d{1,9}$/, 'must be a whole number of milliseconds')
-    .transform(Number).pipe(z.number().max(600_000)).optional(),
+  SHUTDOWN_READINESS_DELAY_MS: optionalInt(0, 600_000),
   /** Whole request (headers and body) must arrive within this; slower clients get 408 and a closed socket. */
   REQUEST_TIMEOUT_MS: int(100, 600_000, 30_000),
   /** Request headers must arrive within this (slowloris); at most REQUEST_TIMEOUT_MS. */
@@ -199,6 +224,17 @@ export const configSchema = z.object({
   if (c.HEADERS_TIMEOUT_MS > c.REQUEST_TIMEOUT_MS) {
     // Node refuses to start a server whose headers timeout exceeds its request timeout.
     ctx.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: 'must be at most REQUEST_TIMEOUT_MS' });
+  }
+  if (c.WEBHOOK_BACKOFF_BASE_MS > c.WEBHOOK_BACKOFF_MAX_MS) {
+    ctx.addIssue({ code: 'custom', path: ['WEBHOOK_BACKOFF_BASE_MS'], message: 'must be at most WEBHOOK_BACKOFF_MAX_MS' });
+  }
+  const claimNeedsMs = txnClaimNeedsMs(c);
+  if (c.TXN_IN_FLIGHT_TTL_S * 1000 < claimNeedsMs) {
+    ctx.addIssue({
+      code: 'custom', path: ['TXN_IN_FLIGHT_TTL_S'],
+      message: `must outlast a request's upstream call and state writes: at least ${Math.ceil(claimNeedsMs / 1000)} s `
+        + '(max(HLR_TIMEOUT_MS, SIM_TIMEOUT_MS) + 2 × REDIS_COMMAND_TIMEOUT_MS + 1000 ms)',
+    });
   }
   if (c.KYC_STALE_S < c.KYC_CACHE_TTL_S) {
     ctx.addIssue({ code: 'custom', path: ['KYC_STALE_S'], message: 'must be at least KYC_CACHE_TTL_S' });

@@ -48,6 +48,16 @@ describe('docs/openapi-camara.yaml', () => {
     check('AuthorizationServerMetadata', await (await fetch(`${h.url}/.well-known/oauth-authorization-server`)).json());
   });
 
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('when %s asks a well-known document, then it is 405 with Allow: GET, HEAD, as described', async (method) => {
+    const spec = OpenApiSpec.load(FILE);
+    for (const path of ['/.well-known/jwks.json', '/.well-known/oauth-authorization-server']) {
+      const res = await fetch(`${h.url}${path}`, { method });
+      const text = await res.text();
+      expect({ path, status: res.status, allow: res.headers.get('allow') }).toEqual({ path, status: 405, allow: 'GET, HEAD' });
+      spec.assertResponse('get', path, res.status, res.headers, JSON.parse(text), text);
+    }
+  });
+
   it('lists every scope the service grants in the access token scheme', async () => {
     const doc = load(readFileSync(FILE, 'utf8')) as { components: { securitySchemes: { accessToken: { flows: { clientCredentials: { scopes: object } } } } } };
     const meta = await (await fetch(`${h.url}/.well-known/oauth-authorization-server`)).json() as { scopes_supported: string[] };
@@ -77,6 +87,17 @@ describe('docs/openapi-camara.yaml against the CAMARA routes', () => {
     const r = await c.call(path, body, opts);
     expect(r.status).toBe(status);
     spec.assertResponse('post', path, r.status, r.headers, r.body, r.text);
+  });
+
+  it.each<[string, string, string]>([
+    ['GET', '/sim-swap-subscriptions/v0.3/subscriptions', 'the list'],
+    ['GET', '/sim-swap-subscriptions/v0.3/subscriptions/0a1b2c', 'one subscription'],
+    ['DELETE', '/sim-swap-subscriptions/v0.3/subscriptions/0a1b2c', 'a deletion'],
+  ])('when %s of %s carries an invalid x-correlator, then the 400 is one our document describes (%s)', async (method, path) => {
+    const res = await fetch(`${c.url}${path}`, { method, headers: { authorization: `Bearer ${c.token}`, 'x-correlator': 'a b' } });
+    const text = await res.text();
+    expect(res.status).toBe(400);
+    spec.assertResponse(method, path, res.status, res.headers, JSON.parse(text), text);
   });
 
   it('a token without the operation\'s scope: 403 as described', async () => {

@@ -39,3 +39,19 @@ describe('integer settings of the built service', () => {
     expect(run.stdout).not.toMatch(/listening/);
   });
 });
+
+describe('settings that only make sense together, in the built service', () => {
+  it.each<[string, Record<string, string>, RegExp]>([
+    ['SIM_SWAP_MONITORED_DAYS is hexadecimal', { SIM_SWAP_MONITORED_DAYS: '0x10' }, /\bSIM_SWAP_MONITORED_DAYS: must be a whole number in plain decimal digits/],
+    ['the webhook backoff base exceeds its max', { WEBHOOK_BACKOFF_BASE_MS: '5000', WEBHOOK_BACKOFF_MAX_MS: '1000' }, /\bWEBHOOK_BACKOFF_BASE_MS: must be at most WEBHOOK_BACKOFF_MAX_MS/],
+    ['a txn_id claim is shorter than the HLR deadline', { TXN_IN_FLIGHT_TTL_S: '5', HLR_TIMEOUT_MS: '10000' }, /\bTXN_IN_FLIGHT_TTL_S: must outlast/],
+    ['a Redis cluster node has port 99999', { REDIS_CLUSTER_NODES: '127.0.0.1:99999' }, /\bREDIS_CLUSTER_NODES: each port must be 1-65535/],
+  ])('when %s, then the process exits non-zero naming the variable and never listens', async (_case, env, message) => {
+    const run = await runService({ PORT: '0', ...env }, 10_000);
+    expect(run.killed).toBe(false);
+    expect(run.code).not.toBe(0);
+    expect(run.code).not.toBeNull();
+    expect(run.stderr).toMatch(message);
+    expect(run.stdout).not.toMatch(/listening/);
+  });
+});

@@ -1,4 +1,4 @@
-import { ConfigError, configSchema, loadConfig } from '../../src/config/config';
+import { ConfigError, configSchema, loadConfig, txnClaimNeedsMs } from '../../src/config/config';
 
 /** Every setting whose default is a number: the integer settings. */
 function integerSettings(): string[] {
@@ -101,6 +101,53 @@ describe('configuration (CONTRACT §4)', () => {
         expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));
       },
     );
+  });
+
+  describe('integer settings without a default', () => {
+    it.each([
+      ['SIM_SWAP_MONITORED_DAYS', '0x10'], ['SIM_SWAP_MONITORED_DAYS', '1e1'], ['SIM_SWAP_MONITORED_DAYS', ' 7 '],
+      ['SIM_SWAP_MONITORED_DAYS', '7.0'], ['SHUTDOWN_READINESS_DELAY_MS', '0x10'], ['SHUTDOWN_READINESS_DELAY_MS', ' 5000'],
+    ])('when %s is %j, then the start stops naming it: plain decimal digits only', (name, value) => {
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\b${name}: must be a whole number in plain decimal digits`));
+    });
+
+    it('when they are plain digits in range, then they are read as written', () => {
+      expect(loadConfig({ SIM_SWAP_MONITORED_DAYS: '016', SHUTDOWN_READINESS_DELAY_MS: '0' }))
+        .toMatchObject({ SIM_SWAP_MONITORED_DAYS: 16, SHUTDOWN_READINESS_DELAY_MS: 0 });
+      expect(() => loadConfig({ SHUTDOWN_READINESS_DELAY_MS: '600001' })).toThrow(/\bSHUTDOWN_READINESS_DELAY_MS\b/);
+    });
+  });
+
+  describe('cross-field rules', () => {
+    it.each<[string, Record<string, string>, RegExp]>([
+      ['the webhook backoff base exceeds its max', { WEBHOOK_BACKOFF_BASE_MS: '5000', WEBHOOK_BACKOFF_MAX_MS: '4999' },
+        /\bWEBHOOK_BACKOFF_BASE_MS: must be at most WEBHOOK_BACKOFF_MAX_MS/],
+      ['the base exceeds the default max', { WEBHOOK_BACKOFF_BASE_MS: '3600001' }, /\bWEBHOOK_BACKOFF_BASE_MS: must be at most/],
+      // 10 s HLR deadline + 2 × 500 ms + 1 s slack = 12 s.
+      ['a txn_id claim would lapse during the HLR call', { TXN_IN_FLIGHT_TTL_S: '5', HLR_TIMEOUT_MS: '10000' },
+        /\bTXN_IN_FLIGHT_TTL_S: must outlast a request's upstream call and state writes: at least 12 s/],
+      ['a txn_id claim would lapse during the SIM call', { TXN_IN_FLIGHT_TTL_S: '11', SIM_TIMEOUT_MS: '10000' }, /\bTXN_IN_FLIGHT_TTL_S\b/],
+      ['a txn_id claim would lapse during slow Redis writes', { TXN_IN_FLIGHT_TTL_S: '10', REDIS_COMMAND_TIMEOUT_MS: '4000' }, /\bTXN_IN_FLIGHT_TTL_S\b/],
+      ['a cluster node has port 99999', { REDIS_CLUSTER_NODES: 'a:7000,b:99999' }, /\bREDIS_CLUSTER_NODES: each port must be 1-65535/],
+      ['a cluster node has port 0', { REDIS_CLUSTER_NODES: 'a:0' }, /\bREDIS_CLUSTER_NODES: each port must be 1-65535/],
+      ['a cluster node has a 6-digit port', { REDIS_CLUSTER_NODES: 'a:000080' }, /\bREDIS_CLUSTER_NODES\b/],
+      ['a cluster node has no host', { REDIS_CLUSTER_NODES: ':7000' }, /\bREDIS_CLUSTER_NODES\b/],
+    ])('when %s, then the start stops naming the variable', (_case, env, message) => {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(message);
+    });
+
+    it('when the values are consistent, then they are accepted, bounds included', () => {
+      expect(loadConfig({ WEBHOOK_BACKOFF_BASE_MS: '4999', WEBHOOK_BACKOFF_MAX_MS: '4999' }).WEBHOOK_BACKOFF_BASE_MS).toBe(4999);
+      expect(loadConfig({ TXN_IN_FLIGHT_TTL_S: '12', HLR_TIMEOUT_MS: '10000' }).TXN_IN_FLIGHT_TTL_S).toBe(12);
+      expect(loadConfig({ REDIS_CLUSTER_NODES: 'redis-0.redis:1,10.0.0.2:65535' }).REDIS_CLUSTER_NODES).toBe('redis-0.redis:1,10.0.0.2:65535');
+    });
+
+    it('when nothing is set, then the defaults satisfy every rule (60 s claim against a 4 s need)', () => {
+      const c = loadConfig({});
+      expect(c.TXN_IN_FLIGHT_TTL_S * 1000).toBeGreaterThanOrEqual(txnClaimNeedsMs(c));
+      expect(txnClaimNeedsMs(c)).toBe(4000);
+    });
   });
 
   it('treats an empty variable as unset', () => {

@@ -5,6 +5,7 @@ import CircuitBreaker from 'opossum';
 import { UpstreamUnavailableError } from '../../domain/errors';
 import { BreakerState, Metrics, UpstreamOutcome } from '../../domain/ports/metrics';
 import { UpstreamName } from '../../domain/ports/upstreams';
+import { Logger } from '../../observability/logger';
 import { BreakerOptions } from './breaker-options';
 
 export interface HttpUpstreamOptions<T> {
@@ -16,14 +17,30 @@ export interface HttpUpstreamOptions<T> {
   metrics: Metrics;
   /** Turns a 200 body into a record; throws when the body is not what the contract says. */
   parse(body: unknown): T;
-  onBreakerChange?(upstream: UpstreamName, state: BreakerState): void;
+  /** `lastFailure`: the failed call that tipped it, when the breaker opens (what and which error code). */
+  onBreakerChange?(upstream: UpstreamName, state: BreakerState, lastFailure?: { outcome: UpstreamOutcome; code?: string; message: string }): void;
+  /** Each failed call is logged here at warn, with the system's error code (ECONNREFUSED, ENOTFOUND, a TLS code). */
+  logger?: Logger;
 }
 
 /** Why a call failed; a breaker failure in every case (404 is an answer, not a failure). */
 class CallFailure extends Error {
-  constructor(readonly outcome: UpstreamOutcome, message: string) {
-    super(message);
+  /** The system's error code when the connection failed (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED...). */
+  readonly code: string | undefined;
+
+  constructor(readonly outcome: UpstreamOutcome, message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.code = codeOf(cause);
   }
+}
+
+/** The error code of a failed connection: axios copies it from the socket's error; else the cause's. */
+function codeOf(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'ERR_BAD_RESPONSE' && code !== 'ERR_BAD_REQUEST') return code;
+  }
+  return undefined;
 }
 
 /**
@@ -35,6 +52,7 @@ export class HttpUpstream<T> {
   private readonly http: AxiosInstance;
   private readonly breaker: CircuitBreaker<[string], T | null>;
   private readonly retryAfterS: number;
+  private lastFailure: CallFailure | undefined;
 
   constructor(private readonly opts: HttpUpstreamOptions<T>) {
     this.http = axios.create({
@@ -57,7 +75,8 @@ export class HttpUpstream<T> {
     this.retryAfterS = Math.max(1, Math.ceil(opts.breaker.resetTimeoutMs / 1000));
     const report = (state: BreakerState) => {
       opts.metrics.breakerState(opts.name, state);
-      opts.onBreakerChange?.(opts.name, state);
+      const last = this.lastFailure;
+      opts.onBreakerChange?.(opts.name, state, state === 'open' && last ? { outcome: last.outcome, code: last.code, message: last.message } : undefined);
     };
     this.breaker.on('open', () => report('open'));
     this.breaker.on('halfOpen', () => report('half_open'));
@@ -92,6 +111,14 @@ export class HttpUpstream<T> {
     (this.http.defaults.httpsAgent as https.Agent).destroy();
   }
 
+  private failureOf(err: unknown): CallFailure {
+    if (axios.isCancel(err) || (err as { code?: string }).code === 'ECONNABORTED') {
+      // Our own deadline aborted it: axios's ERR_CANCELED would only mislead a reader.
+      return new CallFailure('timeout', `timed out after ${this.opts.timeoutMs} ms`);
+    }
+    return new CallFailure('error', 'unreachable', err);
+  }
+
   private async call(path: string): Promise<T | null> {
     const started = process.hrtime.bigint();
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
@@ -111,12 +138,12 @@ export class HttpUpstream<T> {
         throw new CallFailure('error', 'answered an unreadable body');
       }
     } catch (err) {
-      if (err instanceof CallFailure) throw err;
-      if (axios.isCancel(err) || (err as { code?: string }).code === 'ECONNABORTED') {
-        outcome = 'timeout';
-        throw new CallFailure('timeout', `timed out after ${this.opts.timeoutMs} ms`);
-      }
-      throw new CallFailure('error', 'unreachable');
+      const failure = err instanceof CallFailure ? err : this.failureOf(err);
+      outcome = failure.outcome;
+      this.lastFailure = failure;
+      // The path holds the msisdn: never logged; the error is reduced to type, message, code and cause by the serializer.
+      this.opts.logger?.warn({ upstream: this.opts.name, outcome, code: failure.code, err: failure.cause ?? failure }, `upstream call failed: ${failure.message}`);
+      throw failure;
     } finally {
       this.opts.metrics.upstreamCall(this.opts.name, outcome, seconds());
     }

@@ -4,6 +4,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { RequestHandler, Router } from 'express';
+import { buildSchema } from 'graphql';
 import { AuditRecorder } from '../../domain/audit-recorder';
 import { Authenticator } from '../../domain/authenticator';
 import { MsisdnNormaliser } from '../../domain/msisdn';
@@ -53,9 +54,10 @@ export function loadSchemaSource(): string {
 const MAX_TOKENS = 2000;
 
 export async function createGraphqlMiddleware(deps: GraphqlDeps): Promise<GraphqlMiddleware> {
+  const typeDefs = loadSchemaSource();
   const apollo = new ApolloServer<GraphqlContext>({
-    typeDefs: loadSchemaSource(),
-    resolvers: createResolvers(deps),
+    typeDefs,
+    resolvers: createResolvers({ ...deps, dateTimeDescription: buildSchema(typeDefs).getType('DateTime')?.description ?? undefined }),
     introspection: deps.introspection,
     // "Did you mean ...?" would describe the schema to a caller who may not introspect it.
     hideSchemaDetailsFromClientErrors: !deps.introspection,

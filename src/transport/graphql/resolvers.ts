@@ -16,6 +16,8 @@ export interface ResolverDeps {
   formatDate: OffsetDateTimeFormatter;
   /** One audit record per field answered (docs/audit.md). */
   audit: AuditRecorder;
+  /** schema.graphql's description of DateTime, served as written there. */
+  dateTimeDescription?: string;
 }
 
 /**
@@ -67,5 +69,5 @@ export function createResolvers(deps: ResolverDeps): Resolvers {
     },
     verifyCustomers: (_parent, args, ctx, info) => verifyCustomers(deps, args, ctx, info),
   };
-  return { Query, DateTime: dateTimeScalar(deps.formatDate) };
+  return { Query, DateTime: dateTimeScalar(deps.formatDate, deps.dateTimeDescription) };
 }

@@ -43,12 +43,13 @@ function parseDateTime(value: unknown): Date {
 
 /**
  * DateTime renders with the same formatter as REST's sim_swapped_dt, in the configured
- * TIMEZONE, so both interfaces print one instant identically (never `Z`).
+ * TIMEZONE, so both interfaces print one instant identically (never `Z`). The description is
+ * schema.graphql's: the scalar's own, even left out, replaces the file's in the served schema.
  */
-export function dateTimeScalar(formatDate: OffsetDateTimeFormatter): GraphQLScalarType<Date, string> {
+export function dateTimeScalar(formatDate: OffsetDateTimeFormatter, description: string | undefined): GraphQLScalarType<Date, string> {
   return new GraphQLScalarType<Date, string>({
     name: 'DateTime',
-    description: 'yyyy-MM-ddTHH:mm:ss±HH:MM (ISO 8601, numeric offset), in the service\'s TIMEZONE.',
+    description,
     serialize(value) {
       if (value instanceof Date && !Number.isNaN(value.getTime())) return formatDate(value);
       throw new GraphQLError('DateTime cannot represent a value that is not a date');

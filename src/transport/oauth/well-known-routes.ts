@@ -35,5 +35,11 @@ export function wellKnownRoutes(deps: WellKnownRoutesDeps): Router {
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.json(metadata(deps.issuer()));
   });
+  // As every other route answers a method it does not serve: 405 with Allow, in the OAuth error shape the token endpoint uses.
+  router.all([JWKS_PATH, METADATA_PATH], (_req: Request, res: Response) => {
+    res.setHeader('Allow', 'GET, HEAD');
+    res.locals.code = '11111';
+    res.status(405).json({ error: 'invalid_request', error_description: 'use GET' });
+  });
   return router;
 }

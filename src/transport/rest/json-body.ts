@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { BadRequestError, PayloadTooLargeError } from '../../domain/errors';
+import { currentLogContext, runWithLogContext } from '../../observability/logger';
 import { awaitingContinue, sendContinue } from './expect-continue';
 
 /** Content types the fast path takes as is; anything else goes through express.json(). */
@@ -57,7 +58,11 @@ export function jsonBody(limitBytes: number): RequestHandler {
       next(err);
     });
   };
-  return (req: Request, res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, nextHandler: NextFunction) => {
+    // The body's last bytes arrive in the HTTP parser's async context, not the request's: resume
+    // the handlers inside the request's log context, or their lines would lose the correlator.
+    const context = currentLogContext();
+    const next: NextFunction = context ? (err?: unknown) => runWithLogContext(context, () => nextHandler(err)) : nextHandler;
     const h = req.headers;
     const type = h['content-type'];
     const length = h['content-length'];

@@ -14,9 +14,12 @@ export type Scalars = {
   DateTime: { input: Date; output: Date; }
 };
 
-/** How the line is paid for, as CAMARA KYC Tenure names it. */
+/**
+ * How the line is paid for: CAMARA KYC Tenure's contractType values in GraphQL's upper-case
+ * enum style. PAYG and PAYM are CAMARA's spelling; CAMARA writes BUSINESS as Business.
+ */
 export enum ContractType {
-  /** A business contract. */
+  /** A business contract (CAMARA: Business). */
   Business = 'BUSINESS',
   /** Pay as you go (prepaid). */
   Payg = 'PAYG',
