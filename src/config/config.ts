@@ -149,6 +149,15 @@ export const configSchema = z.object({
   WEBHOOK_SINK_CONCURRENCY: int(1, 1000, 4),
   /** Deliveries in flight per instance, all sinks together. */
   WEBHOOK_CONCURRENCY: int(1, 1000, 64),
+  /**
+   * Deliveries in flight to one partner's sinks, all origins together, per instance, so one
+   * partner's slow sinks never hold every slot; at most WEBHOOK_CONCURRENCY. Unset: 16, or
+   * WEBHOOK_CONCURRENCY when that is lower (webhookPartnerConcurrency).
+   */
+  WEBHOOK_PARTNER_CONCURRENCY: z.string().regex(/^[0-9]+$/, 'must be a whole number in plain decimal digits')
+    .transform(Number).pipe(z.number().int().min(1).max(1000)).optional(),
+  /** Live subscriptions one partner may hold; a creation over it is 429 QUOTA_EXCEEDED. */
+  SUBSCRIPTIONS_MAX_PER_PARTNER: int(1, 10_000_000, 1000),
   /** Backoff: first retry after about this (jittered, doubling), never more than the max. */
   WEBHOOK_BACKOFF_BASE_MS: int(10, 3_600_000, 1000),
   WEBHOOK_BACKOFF_MAX_MS: int(10, 86_400_000, 3_600_000),
@@ -200,6 +209,9 @@ export const configSchema = z.object({
     // Node refuses to start a server whose headers timeout exceeds its request timeout.
     ctx.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: 'must be at most REQUEST_TIMEOUT_MS' });
   }
+  if (c.WEBHOOK_PARTNER_CONCURRENCY !== undefined && c.WEBHOOK_PARTNER_CONCURRENCY > c.WEBHOOK_CONCURRENCY) {
+    ctx.addIssue({ code: 'custom', path: ['WEBHOOK_PARTNER_CONCURRENCY'], message: 'must be at most WEBHOOK_CONCURRENCY' });
+  }
   if (c.KYC_STALE_S < c.KYC_CACHE_TTL_S) {
     ctx.addIssue({ code: 'custom', path: ['KYC_STALE_S'], message: 'must be at least KYC_CACHE_TTL_S' });
   }
@@ -213,6 +225,11 @@ export const PRODUCTION_READINESS_DELAY_MS = 5000;
 /** SHUTDOWN_READINESS_DELAY_MS as set, else 5000 with NODE_ENV=production and 0 otherwise. */
 export function readinessDelayMs(c: Pick<Config, 'SHUTDOWN_READINESS_DELAY_MS' | 'NODE_ENV'>): number {
   return c.SHUTDOWN_READINESS_DELAY_MS ?? (c.NODE_ENV === 'production' ? PRODUCTION_READINESS_DELAY_MS : 0);
+}
+
+/** WEBHOOK_PARTNER_CONCURRENCY as set, else 16 capped at WEBHOOK_CONCURRENCY. */
+export function webhookPartnerConcurrency(c: Pick<Config, 'WEBHOOK_PARTNER_CONCURRENCY' | 'WEBHOOK_CONCURRENCY'>): number {
+  return c.WEBHOOK_PARTNER_CONCURRENCY ?? Math.min(16, c.WEBHOOK_CONCURRENCY);
 }
 
 export class ConfigError extends Error {}

@@ -11,10 +11,13 @@ const ALL = new Set([
 function setup() {
   let now = Date.parse('2026-01-01T00:00:00Z');
   const sent: Delivery[] = [];
-  const delivery: EventDelivery = { enqueue: (d) => { sent.push(...d); return Promise.resolve(); }, close: () => Promise.resolve() };
+  // Follow-ups flattened after the event they wait for, as the delivery adapters send them.
+  const flat = (ds: Delivery[]): Delivery[] => ds.flatMap((d) => [d, ...(d.followUp ? flat([d.followUp]) : [])]);
+  const delivery: EventDelivery = { enqueue: (d) => { sent.push(...flat(d)); return Promise.resolve(); }, close: () => Promise.resolve() };
   const store = new MemorySubscriptionStore();
   const service = new SubscriptionService({
     store, delivery, clock: { nowMs: () => now }, sinks: { check: () => Promise.resolve() }, plan: { countryCode: '255', nsnLength: 9 },
+    admit: () => Promise.resolve(), maxPerPartner: 1000,
   });
   const grant = (apiKey = 'p1', phoneNumber?: string): AccessGrant => ({
     partner: { apiKey } as AccessGrant['partner'], scopes: ALL, ...(phoneNumber ? { phoneNumber } : {}),
