@@ -42,14 +42,16 @@ describe('retried swap reports and deletions (state in Redis)', () => {
     await redis.stop();
   });
   beforeEach(async () => { sink = await startSink(); });
+  const queueEmpty = async () => await metric(h.url, 'verify_webhook_queue_pending') === 0;
+
   afterEach(async () => {
     await raw.del(QUEUE_ID_KEY);
-    await sink.close();
+    // Their subscription-ended events reach this test's sink, not the next one's.
     const list = await h.call(SUBS, undefined, { method: 'GET', token: h.subsToken });
     for (const s of list.body as { id: string }[]) await h.call(`${SUBS}/${s.id}`, undefined, { method: 'DELETE', token: h.subsToken });
+    await until(queueEmpty, 'webhook queue drained');
+    await sink.close();
   });
-
-  const queueEmpty = async () => await metric(h.url, 'verify_webhook_queue_pending') === 0;
 
   test('when a swap for a subscription with maxEvents 1 is answered 503 and retried, then its swapped and ended events are both delivered, once each', async () => {
     const s = await h.subscribe(subscriptionBody(sink.url, PHONE, {}, { subscriptionMaxEvents: 1 }));
