@@ -122,11 +122,17 @@ export class SubscriptionService {
         after.push(() => this.deps.store.remove(sub.id));
         continue;
       }
-      const key = swapId === undefined ? undefined : `reported ${swapId}`;
-      const state = await this.deps.store.eventState(sub.id, key ?? '');
-      const n = state.counted ? state.count : state.count + 1;
-      if (sub.maxEvents !== undefined && n > sub.maxEvents) continue;
-      const swapKey = key ?? `number ${n}`;
+      // The reporter's id names the swap on every retry; without one, the event number does,
+      // which a retry after a failed report rebuilds since the count has not moved.
+      const reported = swapId === undefined ? undefined : `reported ${swapId}`;
+      const state = await this.deps.store.eventState(sub.id, reported ?? '');
+      const n = reported !== undefined && state.counted ? state.count : state.count + 1;
+      if (sub.maxEvents !== undefined && n > sub.maxEvents) {
+        // Its last event was counted (so its ended event queued) but the removal failed: finish it.
+        after.push(() => this.deps.store.remove(sub.id));
+        continue;
+      }
+      const swapKey = reported ?? `number ${n}`;
       const swapped = swappedEvent(sub, swappedEventId(sub.id, swapKey), now);
       out.push(swapped);
       after.push(() => this.deps.store.countEvent(sub.id, swapKey));
