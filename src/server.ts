@@ -153,11 +153,14 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       ...(config.SIM_SWAP_MONITORED_DAYS === undefined ? {} : { monitoredDays: config.SIM_SWAP_MONITORED_DAYS }),
     },
   });
-  const subs = createSubscriptionAdapters(config, { logger, metrics: new PrometheusWebhookMetrics(metrics.registry) });
+  const subs = createSubscriptionAdapters(config, { logger, metrics: new PrometheusWebhookMetrics(metrics.registry), partners });
   const subscriptions = new SubscriptionService({
     store: subs.store, delivery: subs.delivery, clock,
     sinks: sinkAddressPolicy({ allowHttp: config.SINK_ALLOW_HTTP, allowPrivate: config.SINK_ALLOW_PRIVATE }),
     plan: { countryCode: config.COUNTRY_CODE, nsnLength: config.NSN_LENGTH },
+    // Subscriptions are the sim_swap operation's: the same permission and rate limit as its lookups.
+    admit: (partner) => service.admit(partner, ['sim_swap']),
+    maxPerPartner: config.SUBSCRIPTIONS_MAX_PER_PARTNER,
   });
   const sweeper = setInterval(() => {
     subscriptions.sweepExpired().catch((err: unknown) => logger.warn({ err }, 'subscription expiry sweep failed; next sweep retries'));

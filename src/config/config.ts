@@ -174,6 +174,14 @@ export const configSchema = z.object({
   WEBHOOK_SINK_CONCURRENCY: int(1, 1000, 4),
   /** Deliveries in flight per instance, all sinks together. */
   WEBHOOK_CONCURRENCY: int(1, 1000, 64),
+  /**
+   * Deliveries in flight to one partner's sinks, all origins together, per instance, so one
+   * partner's slow sinks never hold every slot; at most WEBHOOK_CONCURRENCY. Unset: 16, or
+   * WEBHOOK_CONCURRENCY when that is lower (webhookPartnerConcurrency).
+   */
+  WEBHOOK_PARTNER_CONCURRENCY: optionalInt(1, 1000),
+  /** Live subscriptions one partner may hold; a creation over it is 429 QUOTA_EXCEEDED. */
+  SUBSCRIPTIONS_MAX_PER_PARTNER: int(1, 10_000_000, 1000),
   /** Backoff: first retry after about this (jittered, doubling), never more than the max. */
   WEBHOOK_BACKOFF_BASE_MS: int(10, 3_600_000, 1000),
   WEBHOOK_BACKOFF_MAX_MS: int(10, 86_400_000, 3_600_000),
@@ -236,6 +244,9 @@ export const configSchema = z.object({
         + '(max(HLR_TIMEOUT_MS, SIM_TIMEOUT_MS) + 2 × REDIS_COMMAND_TIMEOUT_MS + 1000 ms)',
     });
   }
+  if (c.WEBHOOK_PARTNER_CONCURRENCY !== undefined && c.WEBHOOK_PARTNER_CONCURRENCY > c.WEBHOOK_CONCURRENCY) {
+    ctx.addIssue({ code: 'custom', path: ['WEBHOOK_PARTNER_CONCURRENCY'], message: 'must be at most WEBHOOK_CONCURRENCY' });
+  }
   if (c.KYC_STALE_S < c.KYC_CACHE_TTL_S) {
     ctx.addIssue({ code: 'custom', path: ['KYC_STALE_S'], message: 'must be at least KYC_CACHE_TTL_S' });
   }
@@ -249,6 +260,11 @@ export const PRODUCTION_READINESS_DELAY_MS = 5000;
 /** SHUTDOWN_READINESS_DELAY_MS as set, else 5000 with NODE_ENV=production and 0 otherwise. */
 export function readinessDelayMs(c: Pick<Config, 'SHUTDOWN_READINESS_DELAY_MS' | 'NODE_ENV'>): number {
   return c.SHUTDOWN_READINESS_DELAY_MS ?? (c.NODE_ENV === 'production' ? PRODUCTION_READINESS_DELAY_MS : 0);
+}
+
+/** WEBHOOK_PARTNER_CONCURRENCY as set, else 16 capped at WEBHOOK_CONCURRENCY. */
+export function webhookPartnerConcurrency(c: Pick<Config, 'WEBHOOK_PARTNER_CONCURRENCY' | 'WEBHOOK_CONCURRENCY'>): number {
+  return c.WEBHOOK_PARTNER_CONCURRENCY ?? Math.min(16, c.WEBHOOK_CONCURRENCY);
 }
 
 export class ConfigError extends Error {}

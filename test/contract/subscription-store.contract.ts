@@ -32,20 +32,26 @@ export function describeSubscriptionStoreContract(name: string, make: () => Prom
       expect(await store.get('nope')).toBeUndefined();
     });
 
-    test('events are counted per subscription', async () => {
+    test('when events are counted per subscription, then each is counted once however often it is counted', async () => {
       const a = record();
       const b = record();
       await store.add(a);
       await store.add(b);
-      expect(await store.countEvent(a.id)).toBe(1);
-      expect(await store.countEvent(a.id)).toBe(2);
-      expect(await store.countEvent(b.id)).toBe(1);
+      expect(await store.eventState(a.id, 'e1')).toEqual({ count: 0, counted: false });
+      expect(await store.countEvent(a.id, 'e1')).toBe(1);
+      expect(await store.countEvent(a.id, 'e1')).toBe(1);
+      expect(await store.eventState(a.id, 'e1')).toEqual({ count: 1, counted: true });
+      expect(await store.countEvent(a.id, 'e2')).toBe(2);
+      expect(await store.eventState(a.id, 'e3')).toEqual({ count: 2, counted: false });
+      expect(await store.countEvent(b.id, 'e1')).toBe(1);
+      expect(await store.countByPartner('p1')).toBe(2);
+      expect(await store.countByPartner('p9')).toBe(0);
     });
 
     test('remove returns the record to exactly one of concurrent callers and clears every index', async () => {
       const s = record({ expiresAtMs: Date.now() - 1 });
       await store.add(s);
-      await store.countEvent(s.id);
+      await store.countEvent(s.id, 'e1');
       const results = await Promise.all([store.remove(s.id), store.remove(s.id), store.remove(s.id)]);
       expect(results.filter((r) => r !== undefined)).toEqual([s]);
       expect(await store.get(s.id)).toBeUndefined();
@@ -54,7 +60,7 @@ export function describeSubscriptionStoreContract(name: string, make: () => Prom
       expect(await store.expired(Date.now(), 10)).toEqual([]);
       // A new subscription with the same id would start counting afresh.
       await store.add(s);
-      expect(await store.countEvent(s.id)).toBe(1);
+      expect(await store.countEvent(s.id, 'e1')).toBe(1);
     });
 
     test('expired lists ids whose expiry has passed, up to the limit, never those without expiry', async () => {

@@ -1,3 +1,5 @@
+import { FilePartnerRegistry } from '../../src/adapters/partners/file-partner-registry';
+import { defaultPartnersPath } from '../../src/repo-paths';
 import { Redis } from 'ioredis';
 import { createSubscriptionAdapters } from '../../src/adapters/webhooks/create-subscriptions';
 import { OnDemandDelivery } from '../../src/adapters/webhooks/on-demand-delivery';
@@ -49,7 +51,7 @@ describe('BullMQ on Redis, loaded only once there is webhook work', () => {
     const config = loadConfig({
       REDIS_URL: redis.url, REDIS_KEY_PREFIX: PREFIX, SINK_ALLOW_HTTP: 'true', SINK_ALLOW_PRIVATE: 'true', WEBHOOK_LOCK_MS: '1000',
     });
-    const deps = { logger: createLogger('silent'), metrics: noopWebhookMetrics };
+    const deps = { logger: createLogger('silent'), metrics: noopWebhookMetrics, partners: new FilePartnerRegistry(defaultPartnersPath()) };
     const a = createSubscriptionAdapters(config, deps);
     const b = createSubscriptionAdapters(config, deps);
     try {
@@ -80,7 +82,7 @@ describe('BullMQ on Redis, loaded only once there is webhook work', () => {
     const config = loadConfig({
       REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'pending:', SINK_ALLOW_HTTP: 'true', SINK_ALLOW_PRIVATE: 'true', WEBHOOK_LOCK_MS: '1000',
     });
-    const a = createSubscriptionAdapters(config, { logger: createLogger('silent'), metrics: noopWebhookMetrics });
+    const a = createSubscriptionAdapters(config, { logger: createLogger('silent'), metrics: noopWebhookMetrics, partners: new FilePartnerRegistry(defaultPartnersPath()) });
     sink.reply = () => 503;
     try {
       expect(await webhookQueueInUse(probe, 'pending:')).toBe(false);

@@ -25,8 +25,14 @@ export interface SinkServer {
   close(): Promise<void>;
 }
 
-/** A partner's webhook receiver on a free port. */
-export async function startSink(): Promise<SinkServer> {
+/** Requests in flight (arrived, not yet answered or cut), shared by the sinks given it. */
+export interface InFlight {
+  now: number;
+  max: number;
+}
+
+/** A partner's webhook receiver on a free port; `inFlight` counts its open requests with other sinks'. */
+export async function startSink(inFlight?: InFlight): Promise<SinkServer> {
   const received: Received[] = [];
   const hanging = new Set<http.ServerResponse>();
   const sink: SinkServer = {
@@ -49,6 +55,11 @@ export async function startSink(): Promise<SinkServer> {
     }),
   };
   const server = http.createServer((req, res) => {
+    if (inFlight) {
+      inFlight.now++;
+      inFlight.max = Math.max(inFlight.max, inFlight.now);
+      res.once('close', () => { inFlight.now--; });
+    }
     let text = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => { text += c; });

@@ -64,3 +64,19 @@ export async function startSubsHarness(env: Record<string, string> = {}, simulat
     swap: (msisdn, baseUrl) => swapAt(baseUrl ?? c.url, msisdn),
   };
 }
+
+/** A sample's value from the service's /metrics (0 when absent), e.g. `verify_webhook_deliveries_total{outcome="delivered"}`. */
+export async function metric(baseUrl: string, sample: string): Promise<number> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${sample} `));
+  return line ? Number(line.slice(sample.length + 1)) : 0;
+}
+
+/** Polls until check holds (an e2e test waits for a state, never a guessed time). */
+export async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not reached in ${timeoutMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

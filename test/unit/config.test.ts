@@ -1,4 +1,4 @@
-import { ConfigError, configSchema, loadConfig, txnClaimNeedsMs } from '../../src/config/config';
+import { ConfigError, configSchema, loadConfig, txnClaimNeedsMs, webhookPartnerConcurrency } from '../../src/config/config';
 
 /** Every setting whose default is a number: the integer settings. */
 function integerSettings(): string[] {
@@ -152,5 +152,15 @@ describe('configuration (CONTRACT §4)', () => {
 
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '' }).PORT).toBe(8080);
+  });
+
+  it('when WEBHOOK_PARTNER_CONCURRENCY exceeds WEBHOOK_CONCURRENCY, then the start stops naming it; unset, it is 16 or WEBHOOK_CONCURRENCY when lower', () => {
+    expect(() => loadConfig({ WEBHOOK_CONCURRENCY: '8', WEBHOOK_PARTNER_CONCURRENCY: '9' })).toThrow(/WEBHOOK_PARTNER_CONCURRENCY: must be at most WEBHOOK_CONCURRENCY/);
+    expect(() => loadConfig({ WEBHOOK_PARTNER_CONCURRENCY: '0' })).toThrow(/\bWEBHOOK_PARTNER_CONCURRENCY\b/);
+    expect(webhookPartnerConcurrency(loadConfig({}))).toBe(16);
+    expect(webhookPartnerConcurrency(loadConfig({ WEBHOOK_CONCURRENCY: '4' }))).toBe(4);
+    expect(webhookPartnerConcurrency(loadConfig({ WEBHOOK_PARTNER_CONCURRENCY: '8' }))).toBe(8);
+    expect(loadConfig({}).SUBSCRIPTIONS_MAX_PER_PARTNER).toBe(1000);
+    expect(() => loadConfig({ SUBSCRIPTIONS_MAX_PER_PARTNER: '0' })).toThrow(/\bSUBSCRIPTIONS_MAX_PER_PARTNER\b/);
   });
 });

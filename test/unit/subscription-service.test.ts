@@ -11,10 +11,21 @@ const ALL = new Set([
 function setup() {
   let now = Date.parse('2026-01-01T00:00:00Z');
   const sent: Delivery[] = [];
-  const delivery: EventDelivery = { enqueue: (d) => { sent.push(...d); return Promise.resolve(); }, close: () => Promise.resolve() };
+  // Follow-ups flattened after the event they wait for, as the delivery adapters send them.
+  const flat = (ds: Delivery[]): Delivery[] => ds.flatMap((d) => [d, ...(d.followUp ? flat([d.followUp]) : [])]);
+  const queue = { failing: false };
+  const delivery: EventDelivery = {
+    enqueue: (d) => {
+      if (queue.failing) return Promise.reject(new Error('queue unavailable'));
+      sent.push(...flat(d));
+      return Promise.resolve();
+    },
+    close: () => Promise.resolve(),
+  };
   const store = new MemorySubscriptionStore();
   const service = new SubscriptionService({
     store, delivery, clock: { nowMs: () => now }, sinks: { check: () => Promise.resolve() }, plan: { countryCode: '255', nsnLength: 9 },
+    admit: () => Promise.resolve(), maxPerPartner: 1000,
   });
   const grant = (apiKey = 'p1', phoneNumber?: string): AccessGrant => ({
     partner: { apiKey } as AccessGrant['partner'], scopes: ALL, ...(phoneNumber ? { phoneNumber } : {}),
@@ -23,7 +34,7 @@ function setup() {
     protocol: 'HTTP', sink: 'https://sink.example/x', types: ['org.camaraproject.sim-swap-subscriptions.v0.swapped'],
     config: { subscriptionDetail: phone ? { phoneNumber: phone } : {}, ...config },
   });
-  return { service, sent, grant, body, advance: (ms: number) => { now += ms; } };
+  return { service, sent, grant, body, queue, store, advance: (ms: number) => { now += ms; } };
 }
 
 describe('subscription service', () => {
@@ -94,5 +105,46 @@ describe('subscription service', () => {
     expect(t.sent).toEqual([]);
     await t.service.delete(t.grant('p1'), s.id);
     expect(t.sent.map((d) => d.event.data.terminationReason)).toEqual(['SUBSCRIPTION_DELETED']);
+  });
+
+  test('when queueing fails and the swap is reported again, then the retry sends the same events under the same ids and the count moved once', async () => {
+    const t = setup();
+    const s = await t.service.create(t.grant(), t.body({ subscriptionMaxEvents: 1 }));
+    t.queue.failing = true;
+    await expect(t.service.onSwap('255712000001')).rejects.toThrow(/queue unavailable/);
+    expect(await t.service.get(t.grant(), s.id)).toMatchObject({ id: s.id });
+    t.queue.failing = false;
+    await t.service.onSwap('255712000001');
+    expect(t.sent.map((d) => d.event.type.split('.').pop())).toEqual(['swapped', 'subscription-ended']);
+    const ids = t.sent.map((d) => d.event.id);
+
+    // The same report once more, as if the 200 was lost after the state moved: nothing new.
+    await t.service.onSwap('255712000001');
+    expect(t.sent.map((d) => d.event.id)).toEqual(ids);
+    await expect(t.service.get(t.grant(), s.id)).rejects.toThrow(/not found/);
+  });
+
+  test('when the reporter repeats its eventId, then the same event id is rebuilt and the event counts once toward the maximum', async () => {
+    const t = setup();
+    const s = await t.service.create(t.grant(), t.body({ subscriptionMaxEvents: 2 }));
+    await t.service.onSwap('255712000001', 'swap-1');
+    await t.service.onSwap('255712000001', 'swap-1');
+    expect(t.sent).toHaveLength(2);
+    expect(t.sent[0].event.id).toBe(t.sent[1].event.id);
+    expect(await t.store.eventState(s.id, 'reported swap-1')).toEqual({ count: 1, counted: true });
+    await t.service.onSwap('255712000001', 'swap-2');
+    expect(t.sent.map((d) => d.event.type.split('.').pop())).toEqual(['swapped', 'swapped', 'swapped', 'subscription-ended']);
+    expect(new Set(t.sent.map((d) => d.event.id)).size).toBe(3);
+  });
+
+  test('when a deletion fails to queue its event, then the subscription stays and the retried deletion sends SUBSCRIPTION_DELETED under the one ended id', async () => {
+    const t = setup();
+    const s = await t.service.create(t.grant(), t.body());
+    t.queue.failing = true;
+    await expect(t.service.delete(t.grant(), s.id)).rejects.toThrow(/queue unavailable/);
+    t.queue.failing = false;
+    await t.service.delete(t.grant(), s.id);
+    expect(t.sent.map((d) => d.event.data.terminationReason)).toEqual(['SUBSCRIPTION_DELETED']);
+    await expect(t.service.delete(t.grant(), s.id)).rejects.toThrow(/not found/);
   });
 });

@@ -4,7 +4,7 @@ import { SubscriptionRecord } from '../../domain/subscriptions/subscription';
 /** Subscriptions in process memory (embedded default): one instance, gone on restart. */
 export class MemorySubscriptionStore implements SubscriptionStore {
   private readonly subs = new Map<string, SubscriptionRecord>();
-  private readonly counts = new Map<string, number>();
+  private readonly counted = new Map<string, Set<string>>();
 
   add(sub: SubscriptionRecord): Promise<void> {
     this.subs.set(sub.id, structuredClone(sub));
@@ -24,16 +24,28 @@ export class MemorySubscriptionStore implements SubscriptionStore {
     return Promise.resolve([...this.subs.values()].filter((s) => s.msisdn === msisdn).map((s) => structuredClone(s)));
   }
 
-  countEvent(id: string): Promise<number> {
-    const n = (this.counts.get(id) ?? 0) + 1;
-    this.counts.set(id, n);
+  eventState(id: string, key: string): Promise<{ count: number; counted: boolean }> {
+    const keys = this.counted.get(id);
+    return Promise.resolve({ count: keys?.size ?? 0, counted: keys?.has(key) ?? false });
+  }
+
+  countEvent(id: string, key: string): Promise<number> {
+    const keys = this.counted.get(id) ?? new Set<string>();
+    keys.add(key);
+    this.counted.set(id, keys);
+    return Promise.resolve(keys.size);
+  }
+
+  countByPartner(partner: string): Promise<number> {
+    let n = 0;
+    for (const s of this.subs.values()) if (s.partner === partner) n++;
     return Promise.resolve(n);
   }
 
   remove(id: string): Promise<SubscriptionRecord | undefined> {
     const s = this.subs.get(id);
     this.subs.delete(id);
-    this.counts.delete(id);
+    this.counted.delete(id);
     return Promise.resolve(s);
   }
 

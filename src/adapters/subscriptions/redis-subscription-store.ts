@@ -7,7 +7,9 @@ import { RedisClient, closeClient } from '../state/redis-connection';
  * Subscriptions on Redis (standalone or Cluster). Keys, all under one hash tag so that a
  * subscription and its indexes change in one MULTI on one Cluster slot:
  *   <prefix>{subs}:sub:<id>          the record (JSON), the one key per subscription
- *   <prefix>{subs}:count:<id>        events counted so far (INCR)
+ *   <prefix>{subs}:counted:<id>      SET of the events counted (their swap keys): counting is
+ *                                    idempotent, so a retried report never counts twice
+ *   <prefix>{subs}:count:<id>        events counted by earlier versions (INCR), added to the set's size
  *   <prefix>{subs}:phone:<msisdn>    SET of ids (swap matching)
  *   <prefix>{subs}:partner:<apiKey>  SET of ids (listing)
  *   <prefix>{subs}:expiry            ZSET id -> expiry ms (the sweep)
@@ -63,8 +65,26 @@ export class RedisSubscriptionStore implements SubscriptionStore {
     return this.run(async () => this.many(await this.client.smembers(this.key('phone', msisdn))));
   }
 
-  countEvent(id: string): Promise<number> {
-    return this.run(() => this.client.incr(this.key('count', id)));
+  eventState(id: string, key: string): Promise<{ count: number; counted: boolean }> {
+    return this.run(async () => {
+      const r = await this.client.multi().scard(this.key('counted', id)).sismember(this.key('counted', id), key).get(this.key('count', id)).exec();
+      check(r);
+      const [[, size], [, member], [, legacy]] = r as [Error | null, unknown][];
+      return { count: Number(size) + Number(legacy ?? 0), counted: member === 1 };
+    });
+  }
+
+  countEvent(id: string, key: string): Promise<number> {
+    return this.run(async () => {
+      const r = await this.client.multi().sadd(this.key('counted', id), key).scard(this.key('counted', id)).get(this.key('count', id)).exec();
+      check(r);
+      const [, [, size], [, legacy]] = r as [Error | null, unknown][];
+      return Number(size) + Number(legacy ?? 0);
+    });
+  }
+
+  countByPartner(partner: string): Promise<number> {
+    return this.run(() => this.client.scard(this.key('partner', partner)));
   }
 
   /** GETDEL decides the one remover; the indexes follow in one MULTI. */
@@ -73,7 +93,7 @@ export class RedisSubscriptionStore implements SubscriptionStore {
       const sub = parse(await this.client.getdel(this.key('sub', id)));
       if (!sub) return undefined;
       check(await this.client.multi()
-        .del(this.key('count', id))
+        .del(this.key('count', id), this.key('counted', id))
         .srem(this.key('phone', sub.msisdn), id)
         .srem(this.key('partner', sub.partner), id)
         .zrem(`${this.ns}expiry`, id)

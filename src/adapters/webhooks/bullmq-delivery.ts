@@ -41,6 +41,8 @@ export interface BullDeliveryDeps {
   /** Jobs one instance works on at once, across sinks. */
   concurrency: number;
   sinkConcurrency: number;
+  /** Jobs one instance works on at once for one partner, all its sinks together. */
+  partnerConcurrency: number;
   /** Longest wait on close for in-flight attempts and BullMQ's own shutdown. */
   closeGraceMs: number;
   /** WEBHOOK_LOCK_MS: BullMQ's job lock; a stalled job (dead worker) is re-queued after it lapses. */
@@ -63,12 +65,14 @@ export class BullDelivery implements EventDelivery {
   private readonly queue: Queue<WebhookJob>;
   private readonly worker: Worker<WebhookJob>;
   private readonly slots: SinkSlots;
+  private readonly partnerSlots: SinkSlots;
   private lastStats: WebhookQueueStats = { pending: 0, oldestPendingAgeS: 0, deadLetters: 0 };
   private readonly connections: (Redis | Cluster)[];
 
   constructor(private readonly deps: BullDeliveryDeps) {
     const prefix = queuePrefix(deps.connection.keyPrefix);
     this.slots = new SinkSlots(deps.sinkConcurrency);
+    this.partnerSlots = new SinkSlots(deps.partnerConcurrency);
     // Passed-in connections are BullMQ's "shared" ones: it never closes them, close() does.
     this.connections = [bullConnection(deps.connection, true), bullConnection(deps.connection)];
     this.queue = new Queue<WebhookJob>(WEBHOOK_QUEUE, { connection: this.connections[0], prefix });
@@ -123,8 +127,11 @@ export class BullDelivery implements EventDelivery {
 
   private async process(job: Job<WebhookJob>, token?: string): Promise<void> {
     const origin = SinkSlots.origin(job.data.sink);
-    if (!this.slots.tryTake(origin)) {
-      // Busy sink: hand the slot back to other sinks' jobs instead of waiting in it.
+    const partner = job.data.partner;
+    const slot = this.slots.tryTake(origin);
+    if (!slot || !this.partnerSlots.tryTake(partner)) {
+      if (slot) this.slots.release(origin);
+      // Busy sink or partner: hand the slot back to other sinks' and partners' jobs instead of waiting in it.
       await job.moveToDelayed(Date.now() + SLOT_WAIT_MS + Math.floor(Math.random() * SLOT_WAIT_MS), token);
       throw new DelayedError();
     }
@@ -134,19 +141,36 @@ export class BullDelivery implements EventDelivery {
       outcome = await this.deps.send(job.data);
     } finally {
       this.slots.release(origin);
+      this.partnerSlots.release(partner);
+    }
+    if (outcome === 'withdrawn') {
+      this.deps.metrics.webhookDelivery('partner_withdrawn');
+      await this.followUp(job.data);
+      return;
     }
     this.deps.metrics.webhookAttempt(outcome, (performance.now() - started) / 1000);
     if (outcome === 'delivered') {
       this.deps.metrics.webhookDelivery('delivered');
+      await this.followUp(job.data);
       return;
     }
     const remaining = job.data.acceptedMs + this.deps.retry.windowMs - Date.now();
     if (remaining <= 0 || outcome === 'refused') {
       this.deps.metrics.webhookDelivery('dead_lettered');
       this.deps.logger.warn({ eventId: job.data.event.id, subscriptionId: job.data.subscriptionId, outcome, attempts: job.attemptsMade + 1 }, 'webhook dead-lettered');
+      await this.followUp(job.data);
       throw new UnrecoverableError(outcome);
     }
     throw new Error(outcome);
+  }
+
+  /**
+   * Queues the event that waited for this one, before this job completes: a worker dying in
+   * between leaves this job to be retaken (delivered again, at least once) and the follow-up
+   * is the same job id, added once. Failing to queue it fails this attempt for the same reason.
+   */
+  private async followUp(d: WebhookJob): Promise<void> {
+    if (d.followUp) await this.addAll([d.followUp], Date.now());
   }
 
   private async stats(): Promise<WebhookQueueStats> {

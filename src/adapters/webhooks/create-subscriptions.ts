@@ -1,5 +1,6 @@
-import { Config } from '../../config/config';
+import { Config, webhookPartnerConcurrency } from '../../config/config';
 import { EventDelivery } from '../../domain/ports/event-delivery';
+import { PartnerRegistry } from '../../domain/ports/partners';
 import { SubscriptionStore } from '../../domain/ports/subscription-store';
 import { WebhookMetrics } from '../../domain/ports/webhook-metrics';
 import { Logger } from '../../observability/logger';
@@ -9,6 +10,7 @@ import { createRedisClient } from '../state/redis-connection';
 import { httpSinkSender } from './http-sink-sender';
 import { MemoryDelivery } from './memory-delivery';
 import { OnDemandDelivery } from './on-demand-delivery';
+import { partnerGate } from './partner-gate';
 import { webhookQueueInUse } from './webhook-queue';
 
 export interface SubscriptionAdapters {
@@ -18,9 +20,14 @@ export interface SubscriptionAdapters {
 }
 
 /** Subscriptions and deliveries where the state lives: Redis (standalone or Cluster) with BullMQ once needed, else process memory. */
-export function createSubscriptionAdapters(config: Config, deps: { logger: Logger; metrics: WebhookMetrics }): SubscriptionAdapters {
+export function createSubscriptionAdapters(config: Config, adapterDeps: { logger: Logger; metrics: WebhookMetrics; partners: PartnerRegistry }): SubscriptionAdapters {
+  const { partners, ...deps } = adapterDeps;
   const rules = { allowHttp: config.SINK_ALLOW_HTTP, allowPrivate: config.SINK_ALLOW_PRIVATE };
-  const send = httpSinkSender({ ...rules, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  const send = partnerGate(httpSinkSender({ ...rules, timeoutMs: config.WEBHOOK_TIMEOUT_MS }), partners);
+  const limits = {
+    concurrency: config.WEBHOOK_CONCURRENCY, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY,
+    partnerConcurrency: webhookPartnerConcurrency(config),
+  };
   const retry = { windowMs: config.WEBHOOK_RETRY_WINDOW_S * 1000, baseMs: config.WEBHOOK_BACKOFF_BASE_MS, maxMs: config.WEBHOOK_BACKOFF_MAX_MS };
   let store: SubscriptionStore;
   let delivery: EventDelivery;
@@ -34,7 +41,7 @@ export function createSubscriptionAdapters(config: Config, deps: { logger: Logge
         const { BullDelivery } = await import('./bullmq-delivery');
         return new BullDelivery({
           connection: { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, keyPrefix: config.REDIS_KEY_PREFIX },
-          send, retry, concurrency: config.WEBHOOK_CONCURRENCY, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY,
+          send, retry, ...limits,
           lockMs: config.WEBHOOK_LOCK_MS, closeGraceMs: config.WEBHOOK_TIMEOUT_MS + 2000, ...deps,
         });
       },
@@ -46,7 +53,7 @@ export function createSubscriptionAdapters(config: Config, deps: { logger: Logge
     });
   } else {
     store = new MemorySubscriptionStore();
-    delivery = new MemoryDelivery({ send, retry, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY, ...deps });
+    delivery = new MemoryDelivery({ send, retry, ...limits, ...deps });
   }
   return {
     store, delivery,

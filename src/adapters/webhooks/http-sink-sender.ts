@@ -3,8 +3,8 @@ import https from 'node:https';
 import { Delivery, SinkCredential } from '../../domain/subscriptions/subscription';
 import { SinkRules, sinkLookup } from './sink-address-policy';
 
-/** How one attempt ended; `delivered` is a 2xx. */
-export type AttemptOutcome = 'delivered' | 'http_error' | 'redirect' | 'timeout' | 'network_error' | 'refused';
+/** How one attempt ended; `delivered` is a 2xx; `withdrawn`: not sent, the partner may no longer receive events. */
+export type AttemptOutcome = 'delivered' | 'http_error' | 'redirect' | 'timeout' | 'network_error' | 'refused' | 'withdrawn';
 
 export interface SinkSenderOptions extends SinkRules {
   /** WEBHOOK_TIMEOUT_MS: the whole attempt, connect to last byte. */

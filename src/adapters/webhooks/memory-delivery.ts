@@ -8,7 +8,11 @@ import { RetrySettings, SinkSlots, nextDelayMs } from './retry-policy';
 export interface MemoryDeliveryDeps {
   send: SinkSender;
   retry: RetrySettings;
+  /** WEBHOOK_CONCURRENCY: attempts in flight in all. */
+  concurrency: number;
   sinkConcurrency: number;
+  /** WEBHOOK_PARTNER_CONCURRENCY: attempts in flight to one partner's sinks. */
+  partnerConcurrency: number;
   metrics: WebhookMetrics;
   logger: Logger;
 }
@@ -19,23 +23,31 @@ interface Pending {
   attempts: number;
 }
 
-/** Wait before re-trying a job whose sink has no free slot. */
+/** Wait before re-trying a job whose sink, partner or the instance has no free slot. */
 const SLOT_WAIT_MS = 50;
+/** Event ids remembered after acceptance, as BullMQ keeps completed jobs: a re-enqueued id within this is a no-op. */
+const KNOWN_IDS_MS = 3_600_000;
+const KNOWN_IDS_MAX = 10_000;
 
 /**
  * In-process delivery (state in memory, the embedded default): the same retries, backoff,
- * per-sink limit and dead letters as on Redis, but everything pending is lost when the
- * process stops (docs/camara.md).
+ * per-sink, per-partner and overall limits, follow-ups and dead letters as on Redis, but
+ * everything pending is lost when the process stops (docs/camara.md).
  */
 export class MemoryDelivery implements EventDelivery {
   private readonly slots: SinkSlots;
+  private readonly partnerSlots: SinkSlots;
+  private inFlight = 0;
   private readonly pending = new Set<Pending>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Event id -> when accepted, oldest first (Map keeps insertion order). */
+  private readonly known = new Map<string, number>();
   readonly deadLetters: Pending[] = [];
   private closed = false;
 
   constructor(private readonly deps: MemoryDeliveryDeps) {
     this.slots = new SinkSlots(deps.sinkConcurrency);
+    this.partnerSlots = new SinkSlots(deps.partnerConcurrency);
     deps.metrics.trackWebhookQueue(() => {
       let oldest = Infinity;
       for (const p of this.pending) oldest = Math.min(oldest, p.acceptedMs);
@@ -48,12 +60,23 @@ export class MemoryDelivery implements EventDelivery {
   }
 
   enqueue(deliveries: Delivery[]): Promise<void> {
+    const now = Date.now();
+    this.forgetOld(now);
     for (const d of deliveries) {
-      const p: Pending = { d, acceptedMs: Date.now(), attempts: 0 };
+      if (this.known.has(d.event.id)) continue;
+      this.known.set(d.event.id, now);
+      const p: Pending = { d, acceptedMs: now, attempts: 0 };
       this.pending.add(p);
       this.later(p, 0);
     }
     return Promise.resolve();
+  }
+
+  private forgetOld(now: number): void {
+    for (const [id, at] of this.known) {
+      if (this.known.size <= KNOWN_IDS_MAX && at > now - KNOWN_IDS_MS) break;
+      this.known.delete(id);
+    }
   }
 
   private later(p: Pending, ms: number): void {
@@ -65,9 +88,21 @@ export class MemoryDelivery implements EventDelivery {
     this.timers.add(t);
   }
 
+  /** Takes the instance's, the sink's and the partner's slot, all or none. */
+  private take(origin: string, partner: string): boolean {
+    if (this.inFlight >= this.deps.concurrency) return false;
+    if (!this.slots.tryTake(origin)) return false;
+    if (!this.partnerSlots.tryTake(partner)) {
+      this.slots.release(origin);
+      return false;
+    }
+    this.inFlight++;
+    return true;
+  }
+
   private async attempt(p: Pending): Promise<void> {
     const origin = SinkSlots.origin(p.d.sink);
-    if (!this.slots.tryTake(origin)) {
+    if (!this.take(origin, p.d.partner)) {
       this.later(p, SLOT_WAIT_MS + Math.floor(Math.random() * SLOT_WAIT_MS));
       return;
     }
@@ -76,24 +111,35 @@ export class MemoryDelivery implements EventDelivery {
     try {
       outcome = await this.deps.send(p.d);
     } finally {
+      this.inFlight--;
       this.slots.release(origin);
+      this.partnerSlots.release(p.d.partner);
+    }
+    if (outcome === 'withdrawn') {
+      this.finish(p, 'partner_withdrawn');
+      return;
     }
     p.attempts++;
     this.deps.metrics.webhookAttempt(outcome, (performance.now() - started) / 1000);
     if (outcome === 'delivered') {
-      this.pending.delete(p);
-      this.deps.metrics.webhookDelivery('delivered');
+      this.finish(p, 'delivered');
       return;
     }
     const remaining = p.acceptedMs + this.deps.retry.windowMs - Date.now();
     if (remaining <= 0 || outcome === 'refused') {
-      this.pending.delete(p);
       this.deadLetters.push(p);
-      this.deps.metrics.webhookDelivery('dead_lettered');
       this.deps.logger.warn({ eventId: p.d.event.id, subscriptionId: p.d.subscriptionId, outcome, attempts: p.attempts }, 'webhook dead-lettered');
+      this.finish(p, 'dead_lettered');
       return;
     }
     this.later(p, nextDelayMs(p.attempts, this.deps.retry, remaining));
+  }
+
+  /** Its final state; then the event that waited for it (a subscription's last subscription-ended). */
+  private finish(p: Pending, outcome: 'delivered' | 'dead_lettered' | 'partner_withdrawn'): void {
+    this.pending.delete(p);
+    this.deps.metrics.webhookDelivery(outcome);
+    if (p.d.followUp) void this.enqueue([p.d.followUp]);
   }
 
   close(): Promise<void> {

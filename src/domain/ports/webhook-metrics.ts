@@ -1,5 +1,5 @@
-/** Final fate of one event for one sink. */
-export type DeliveryOutcome = 'delivered' | 'dead_lettered';
+/** Final fate of one event for one sink; partner_withdrawn: dropped unsent, its partner disabled or without sim_swap. */
+export type DeliveryOutcome = 'delivered' | 'dead_lettered' | 'partner_withdrawn';
 
 /** What the delivery adapters report; the Prometheus module implements it. */
 export interface WebhookMetrics {

@@ -31,3 +31,9 @@ export class SubscriptionNotFoundError extends DomainError {
   readonly code = '11111';
   readonly httpStatus = 404;
 }
+
+/** The partner already holds SUBSCRIPTIONS_MAX_PER_PARTNER live subscriptions: 429 QUOTA_EXCEEDED (Generic429). */
+export class SubscriptionQuotaError extends DomainError {
+  readonly code = '11111';
+  readonly httpStatus = 429;
+}

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Partner } from '../ports/partners';
 import { ServiceNotApplicableError } from '../camara-errors';
 import { msisdnOfPhone, subjectOf } from '../camara-input';
 import { ForbiddenError, NotSubscriberError } from '../errors';
@@ -8,10 +9,11 @@ import { AccessGrant } from '../ports/access-tokens';
 import { Clock } from '../ports/clock';
 import { EventDelivery, SinkPolicy } from '../ports/event-delivery';
 import { SubscriptionStore } from '../ports/subscription-store';
-import { SubscriptionNotFoundError } from './subscription-errors';
+import { SubscriptionNotFoundError, SubscriptionQuotaError } from './subscription-errors';
 import { parseSubscriptionRequest } from './subscription-input';
 import {
-  ACCESS_TOKEN_END_LEAD_MS, Delivery, SubscriptionRecord, TerminationReason, endedEvent, expiryReasonOf, swappedEvent,
+  ACCESS_TOKEN_END_LEAD_MS, Delivery, SubscriptionRecord, TerminationReason, endedEvent, endedEventId, expiryReasonOf,
+  swappedEvent, swappedEventId,
 } from './subscription';
 
 export interface SubscriptionServiceDeps {
@@ -20,8 +22,10 @@ export interface SubscriptionServiceDeps {
   sinks: SinkPolicy;
   clock: Clock;
   plan: NumberingPlan;
-  /** Event ids; random UUIDs unless a test needs them predictable. */
-  newId?: () => string;
+  /** The partner's rate limit, the one its verification requests spend (429 TOO_MANY_REQUESTS). */
+  admit(partner: Partner): Promise<void>;
+  /** SUBSCRIPTIONS_MAX_PER_PARTNER: live subscriptions one partner may hold. */
+  maxPerPartner: number;
 }
 
 /** How many expired subscriptions one sweep ends at most (the next sweep takes the rest). */
@@ -34,14 +38,11 @@ const SWEEP_BATCH = 500;
  * (403), body (400), identifier (422), sink (400).
  */
 export class SubscriptionService {
-  private readonly newId: () => string;
-
-  constructor(private readonly deps: SubscriptionServiceDeps) {
-    this.newId = deps.newId ?? randomUUID;
-  }
+  constructor(private readonly deps: SubscriptionServiceDeps) {}
 
   async create(grant: AccessGrant, body: unknown): Promise<SubscriptionRecord> {
     requireScope(grant, SCOPES.subscriptionsCreate);
+    await this.deps.admit(grant.partner);
     const now = this.deps.clock.nowMs();
     const req = parseSubscriptionRequest(body, now);
     const phoneNumber = subjectOf(grant.phoneNumber, req.phoneNumber);
@@ -54,6 +55,10 @@ export class SubscriptionService {
       throw err;
     }
     await this.deps.sinks.check(req.sink);
+    // Checked, not reserved: creations racing at the cap may pass it by the few in flight.
+    if (await this.deps.store.countByPartner(grant.partner.apiKey) >= this.deps.maxPerPartner) {
+      throw new SubscriptionQuotaError(`a partner may hold at most ${this.deps.maxPerPartner} subscriptions; delete some first`);
+    }
     const sub: SubscriptionRecord = {
       id: randomUUID(), partner: grant.partner.apiKey, phoneNumber, msisdn,
       threeLegged: grant.phoneNumber !== undefined, sink: req.sink, types: req.types, startsAtMs: now,
@@ -77,6 +82,7 @@ export class SubscriptionService {
   /** Two-legged: every subscription of the partner; three-legged: those for the token's number. */
   async list(grant: AccessGrant): Promise<SubscriptionRecord[]> {
     requireScope(grant, SCOPES.subscriptionsRead);
+    await this.deps.admit(grant.partner);
     const all = await this.deps.store.listByPartner(grant.partner.apiKey);
     const now = this.deps.clock.nowMs();
     return all
@@ -87,39 +93,56 @@ export class SubscriptionService {
 
   async get(grant: AccessGrant, id: string): Promise<SubscriptionRecord> {
     requireScope(grant, SCOPES.subscriptionsRead);
+    await this.deps.admit(grant.partner);
     return this.owned(grant, id);
   }
 
   /** Deletes it and announces SUBSCRIPTION_DELETED to its sink. */
   async delete(grant: AccessGrant, id: string): Promise<void> {
     requireScope(grant, SCOPES.subscriptionsDelete);
-    await this.owned(grant, id);
-    await this.end(id, 'SUBSCRIPTION_DELETED');
+    await this.deps.admit(grant.partner);
+    await this.end(await this.owned(grant, id), 'SUBSCRIPTION_DELETED');
   }
 
   /**
    * A swap reported for msisdn (CONTRACT §5): one `swapped` event per live subscription, then
    * `subscription-ended` for those that reached their maximum or had already expired.
+   * Idempotent: events are queued first, under ids derived from the subscription and the swap
+   * (`swapId`, the reporter's own, else the subscription's next event number), and the state
+   * moves only after, so a report answered 503 and retried queues each event once.
    */
-  async onSwap(msisdn: string): Promise<number> {
+  async onSwap(msisdn: string, swapId?: string): Promise<number> {
     const now = this.deps.clock.nowMs();
     const subs = await this.deps.store.listByMsisdn(msisdn);
     const out: Delivery[] = [];
+    const after: (() => Promise<unknown>)[] = [];
     for (const sub of subs) {
       if (sub.expiresAtMs !== undefined && sub.expiresAtMs <= now) {
-        const ended = await this.deps.store.remove(sub.id);
-        if (ended) out.push(endedEvent(ended, this.newId(), now, expiryReasonOf(ended)));
+        out.push(endedEvent(sub, endedEventId(sub.id), now, expiryReasonOf(sub)));
+        after.push(() => this.deps.store.remove(sub.id));
         continue;
       }
-      const count = await this.deps.store.countEvent(sub.id);
-      if (sub.maxEvents !== undefined && count > sub.maxEvents) continue;
-      out.push(swappedEvent(sub, this.newId(), now));
-      if (sub.maxEvents !== undefined && count === sub.maxEvents) {
-        const ended = await this.deps.store.remove(sub.id);
-        if (ended) out.push(endedEvent(ended, this.newId(), now, 'MAX_EVENTS_REACHED'));
+      // The reporter's id names the swap on every retry; without one, the event number does,
+      // which a retry after a failed report rebuilds since the count has not moved.
+      const reported = swapId === undefined ? undefined : `reported ${swapId}`;
+      const state = await this.deps.store.eventState(sub.id, reported ?? '');
+      const n = reported !== undefined && state.counted ? state.count : state.count + 1;
+      if (sub.maxEvents !== undefined && n > sub.maxEvents) {
+        // Its last event was counted (so its ended event queued) but the removal failed: finish it.
+        after.push(() => this.deps.store.remove(sub.id));
+        continue;
+      }
+      const swapKey = reported ?? `number ${n}`;
+      const swapped = swappedEvent(sub, swappedEventId(sub.id, swapKey), now);
+      out.push(swapped);
+      after.push(() => this.deps.store.countEvent(sub.id, swapKey));
+      if (sub.maxEvents !== undefined && n === sub.maxEvents) {
+        swapped.followUp = endedEvent(sub, endedEventId(sub.id), now, 'MAX_EVENTS_REACHED');
+        after.push(() => this.deps.store.remove(sub.id));
       }
     }
     if (out.length > 0) await this.deps.delivery.enqueue(out);
+    for (const step of after) await step();
     return out.length;
   }
 
@@ -127,17 +150,22 @@ export class SubscriptionService {
   async sweepExpired(): Promise<number> {
     const ids = await this.deps.store.expired(this.deps.clock.nowMs(), SWEEP_BATCH);
     let n = 0;
-    for (const id of ids) if (await this.end(id, 'expiry')) n++;
+    for (const id of ids) {
+      const sub = await this.deps.store.get(id);
+      if (sub && await this.end(sub, 'expiry')) n++;
+    }
     return n;
   }
 
-  /** Removes it and announces why it ended ('expiry': the reason its expiry carries). */
-  private async end(id: string, reason: TerminationReason | 'expiry'): Promise<boolean> {
-    const sub = await this.deps.store.remove(id);
-    if (!sub) return false;
+  /**
+   * Announces why it ended ('expiry': the reason its expiry carries), then removes it. The
+   * event is queued first under the subscription's one ended id: a failure in between leaves
+   * the subscription in place for the retry, and the retry's event is the same job.
+   */
+  private async end(sub: SubscriptionRecord, reason: TerminationReason | 'expiry'): Promise<boolean> {
     const why = reason === 'expiry' ? expiryReasonOf(sub) : reason;
-    await this.deps.delivery.enqueue([endedEvent(sub, this.newId(), this.deps.clock.nowMs(), why)]);
-    return true;
+    await this.deps.delivery.enqueue([endedEvent(sub, endedEventId(sub.id), this.deps.clock.nowMs(), why)]);
+    return (await this.deps.store.remove(sub.id)) !== undefined;
   }
 
   /** The partner's own live subscription, within a three-legged token's number; else NOT_FOUND. */

@@ -1,4 +1,5 @@
 /** CAMARA SIM Swap Subscriptions 0.3.0 (CONTRACT §8): what a subscription and its events are. */
+import { createHash } from 'node:crypto';
 
 export const SWAPPED = 'org.camaraproject.sim-swap-subscriptions.v0.swapped';
 export const SUBSCRIPTION_ENDED = 'org.camaraproject.sim-swap-subscriptions.v0.subscription-ended';
@@ -60,6 +61,34 @@ export interface Delivery {
   sink: string;
   credential?: SinkCredential;
   event: CloudEvent;
+  /**
+   * Sent only once this one is delivered or dead-lettered: a subscription's final
+   * subscription-ended must not overtake its last swapped event (docs/camara.md).
+   */
+  followUp?: Delivery;
+}
+
+/**
+ * A CloudEvent id derived from what the event is (a name-based UUID, version 5 layout over
+ * SHA-256): a retried report or deletion rebuilds the same id, so the queue keeps one job and
+ * a sink can drop a repeat. `what` names the event within its subscription.
+ */
+export function eventIdOf(subscriptionId: string, what: string): string {
+  const h = createHash('sha256').update(`${subscriptionId}\n${what}`).digest();
+  h[6] = (h[6] & 0x0f) | 0x50;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/** A subscription ends once, whatever the reason: one id for its subscription-ended. */
+export function endedEventId(subscriptionId: string): string {
+  return eventIdOf(subscriptionId, 'subscription-ended');
+}
+
+/** The swapped event for the swap known by `swapKey` (the reporter's id, or the subscription's event number). */
+export function swappedEventId(subscriptionId: string, swapKey: string): string {
+  return eventIdOf(subscriptionId, `swapped ${swapKey}`);
 }
 
 const DESCRIPTIONS: Record<TerminationReason, string> = {

@@ -6,7 +6,7 @@ import {
   RateLimitedError, UnauthenticatedError, UpstreamUnavailableError,
 } from '../../domain/errors';
 import {
-  InvalidCredentialError, InvalidProtocolError, InvalidSinkError, InvalidTokenTypeError, SubscriptionNotFoundError,
+  InvalidCredentialError, InvalidProtocolError, InvalidSinkError, InvalidTokenTypeError, SubscriptionNotFoundError, SubscriptionQuotaError,
 } from '../../domain/subscriptions/subscription-errors';
 import { MethodNotAllowedError, RouteNotFoundError } from '../rest/http-errors';
 
@@ -53,6 +53,7 @@ export function camaraFailureOf(err: unknown): CamaraFailure {
   if (err instanceof InvalidTokenTypeError) return f(400, 'INVALID_TOKEN');
   if (err instanceof InvalidSinkError) return f(400, 'INVALID_SINK');
   if (err instanceof SubscriptionNotFoundError) return f(404, 'NOT_FOUND');
+  if (err instanceof SubscriptionQuotaError) return f(429, 'QUOTA_EXCEEDED');
   // Subclasses before the classes they share a status with.
   if (err instanceof OutOfRangeError) return f(400, 'OUT_OF_RANGE');
   if (err instanceof BadRequestError || err instanceof PayloadTooLargeError) return f(400, 'INVALID_ARGUMENT');

@@ -1,0 +1,140 @@
+import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
+import { InFlight, SinkServer, startSink } from '../support/sink-server';
+import { ENDED, SUBS, SWAPPED, SubsHarness, startSubsHarness, subscriptionBody } from '../support/subscriptions-harness';
+
+/*
+ * Delivery limits and order: one partner's hanging sinks never hold every delivery slot, the
+ * in-memory delivery keeps to WEBHOOK_CONCURRENCY, and a subscription's subscription-ended
+ * never reaches its sink before its last swapped event.
+ */
+
+const PHONE = '+255712000001';
+const OTHER_PHONE = '+255712000002';
+const MSISDN = '255712000001';
+
+describe.each(['redis', 'memory'] as const)('delivery limits and order (state in %s)', (state) => {
+  let redis: RedisProcess | undefined;
+  let h: SubsHarness;
+  let otherToken: string;
+  const sinks: SinkServer[] = [];
+
+  beforeAll(async () => {
+    // 4 slots in all, 2 per sink origin, 2 per partner; an attempt hangs for up to 5 s.
+    const env = { WEBHOOK_CONCURRENCY: '4', WEBHOOK_SINK_CONCURRENCY: '2', WEBHOOK_PARTNER_CONCURRENCY: '2', WEBHOOK_TIMEOUT_MS: '5000' };
+    if (state === 'redis') {
+      redis = await startRedis();
+      h = await startSubsHarness({ ...env, REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'fair:' });
+    } else {
+      h = await startSubsHarness(env);
+    }
+    otherToken = await h.tokens.twoLegged({ clientId: 'demo-hmac-key', clientSecret: 'demo-hmac-secret' });
+  });
+  afterAll(async () => {
+    await h.close();
+    await redis?.stop();
+  });
+  afterEach(async () => {
+    for (const s of sinks.splice(0)) await s.close();
+    for (const token of [h.subsToken, otherToken]) {
+      const list = await h.call(SUBS, undefined, { method: 'GET', token });
+      for (const s of list.body as { id: string }[]) await h.call(`${SUBS}/${s.id}`, undefined, { method: 'DELETE', token });
+    }
+  });
+
+  async function sink(inFlight?: InFlight): Promise<SinkServer> {
+    const s = await startSink(inFlight);
+    sinks.push(s);
+    return s;
+  }
+
+  test('when one partner\'s events hang at 3 sinks, then another partner\'s event is delivered at once', async () => {
+    for (let i = 0; i < 3; i++) {
+      const hung = await sink();
+      hung.reply = () => 'hang';
+      for (const path of ['/a', '/b']) expect((await h.subscribe(subscriptionBody(`${hung.url}${path}`, PHONE))).status).toBe(201);
+    }
+    const healthy = await sink();
+    expect((await h.subscribe(subscriptionBody(healthy.url, OTHER_PHONE), otherToken)).status).toBe(201);
+
+    for (let i = 0; i < 3; i++) expect(await h.swap(MSISDN)).toBe(200);
+    // The hung partner's attempts are under way before the other partner's event.
+    await sinks[0].waitFor(() => sinks[0].received.length > 0, 5000);
+    const t0 = Date.now();
+    expect(await h.swap('255712000002')).toBe(200);
+    await healthy.waitFor((d) => d.length >= 1, 10_000);
+    expect(Date.now() - t0).toBeLessThan(1500);
+  });
+
+  test('when subscriptions with maxEvents 1 at 8 sinks see a swap whose first attempt fails, then no sink gets subscription-ended before swapped', async () => {
+    const subs: { sink: SinkServer; path: string }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const s = await sink();
+      // Each swapped event's first attempt fails; the retry (after backoff) succeeds.
+      const seen = new Set<string>();
+      s.reply = (r) => {
+        if (r.body.type !== SWAPPED || seen.has(`${r.path} ${r.body.id}`)) return 204;
+        seen.add(`${r.path} ${r.body.id}`);
+        return 503;
+      };
+      for (const path of ['/a', '/b']) {
+        expect((await h.subscribe(subscriptionBody(`${s.url}${path}`, PHONE, {}, { subscriptionMaxEvents: 1 }))).status).toBe(201);
+        subs.push({ sink: s, path });
+      }
+    }
+    expect(await h.swap(MSISDN)).toBe(200);
+    for (const { sink: s, path } of subs) {
+      await s.waitFor((d) => d.filter((r) => r.path === path).length >= 2, 15_000);
+      const here = s.received.filter((r) => r.path === path);
+      const swappedAt = here.findIndex((r) => r.body.type === SWAPPED && r.status === 204);
+      const endedAt = here.findIndex((r) => r.body.type === ENDED);
+      expect([swappedAt >= 0, endedAt > swappedAt]).toEqual([true, true]);
+    }
+  });
+});
+
+describe.each(['redis', 'memory'] as const)('the overall delivery limit (state in %s)', (state) => {
+  let redis: RedisProcess | undefined;
+  let h: SubsHarness;
+  const sinks: SinkServer[] = [];
+
+  beforeAll(async () => {
+    // 4 slots in all; the sink and partner limits above that would let 20 go at once.
+    const env = { WEBHOOK_CONCURRENCY: '4', WEBHOOK_SINK_CONCURRENCY: '2', WEBHOOK_PARTNER_CONCURRENCY: '4', WEBHOOK_TIMEOUT_MS: '1000' };
+    if (state === 'redis') {
+      redis = await startRedis();
+      h = await startSubsHarness({ ...env, REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'cap:' });
+    } else {
+      h = await startSubsHarness(env);
+    }
+  });
+  afterAll(async () => {
+    for (const s of sinks.splice(0)) await s.close();
+    await h.close();
+    await redis?.stop();
+  });
+
+  async function sink(inFlight?: InFlight): Promise<SinkServer> {
+    const s = await startSink(inFlight);
+    sinks.push(s);
+    return s;
+  }
+
+  test('when 20 events hang at 10 sinks, then no more than WEBHOOK_CONCURRENCY attempts are ever in flight', async () => {
+    const inFlight: InFlight = { now: 0, max: 0 };
+    const hung: SinkServer[] = [];
+    for (let i = 0; i < 10; i++) {
+      const s = await sink(inFlight);
+      s.reply = () => 'hang';
+      hung.push(s);
+      for (const path of ['/a', '/b']) expect((await h.subscribe(subscriptionBody(`${s.url}${path}`, PHONE))).status).toBe(201);
+    }
+    expect(await h.swap(MSISDN)).toBe(200);
+    // Until the first attempts time out (1 s) and others start: every slot has been taken by then.
+    const deadline = Date.now() + 20_000;
+    while (hung.reduce((n, s) => n + s.received.length, 0) < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    expect(hung.reduce((n, s) => n + s.received.length, 0)).toBeGreaterThanOrEqual(6);
+    // Every slot was used, and never more.
+    expect(inFlight.max).toBe(4);
+  }, 30_000);
+
+});
