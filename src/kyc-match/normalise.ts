@@ -10,10 +10,11 @@ import { ComparisonKind } from './identity-record';
  * Case folding. JavaScript has no Unicode case fold, and toLocaleLowerCase would make the
  * answer depend on a locale. Lower, upper, lower approximates the fold with the default
  * (locale-free) mappings: ß and ẞ become "ss", Turkish dotless ı becomes i (İ becomes i plus a
- * combining dot that the Latin step removes), and Greek final ς is read as σ as the fold does.
+ * combining dot that the Latin step removes). Greek σ and ς come back from the round trip by
+ * their place in the word, so both sides agree on them too.
  */
 function fold(value: string): string {
-  return value.toLowerCase().toUpperCase().toLowerCase().replace(/ς/g, 'σ');
+  return value.toLowerCase().toUpperCase().toLowerCase();
 }
 
 /**

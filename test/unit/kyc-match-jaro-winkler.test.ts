@@ -11,6 +11,19 @@ describe('KYC Match Jaro-Winkler similarity', () => {
     expect(jaroWinkler(b, a)).toBeCloseTo(expected, 3);
   });
 
+  // Apache Commons Text's JaroWinklerSimilarity tests; elephant/hippo pins the match window to max(len)/2 - 1.
+  it.each<[string, string, number]>([
+    ['frog', 'fog', 0.925],
+    ['hello', 'hallo', 0.88],
+    ['elephant', 'hippo', 0.44166],
+    ['ABC Corporation', 'ABC Corp', 0.90666],
+    ['D N H Enterprises Inc', 'D & H Enterprises, Inc.', 0.95251],
+    ["My Gym Children's Fitness Center", 'My Gym. Childrens Fitness', 0.942],
+    ['PENNSYLVANIA', 'PENNCISYLVNIA', 0.89801],
+  ])('when %p is compared with %p, then the similarity is Apache Commons Text\'s %f', (a, b, expected) => {
+    expect(jaroWinkler(a, b)).toBeCloseTo(expected, 4);
+  });
+
   it('when the first four characters agree, then the prefix bonus counts four, not five', () => {
     // Jaro(ABCDEFGH, ABCDEFXY) = (6/8 + 6/8 + 1) / 3 = 5/6; with l = 4: 5/6 + 0.4 × 1/6.
     expect(jaroWinkler('ABCDEFGH', 'ABCDEFXY')).toBeCloseTo(5 / 6 + 0.4 / 6, 10);
