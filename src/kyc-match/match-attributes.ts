@@ -76,6 +76,7 @@ function recordValue(record: IdentityRecord, name: AttributeName): string | unde
 
 /**
  * floor(similarity × 100), at most 99: 100 would claim a match the comparison did not find.
+ * (Unequal values within MAX_SCORED_LENGTH never get that close to 1: the cap is a guard.)
  * The epsilon keeps a similarity such as 0.84, stored as 0.83999…, at 84.
  */
 export function scoreOf(left: string, right: string): number | undefined {

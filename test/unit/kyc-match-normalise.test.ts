@@ -33,6 +33,8 @@ describe('KYC Match normalisation', () => {
     ['a missing space', 'OBrien', "O'Brien"],
     ['a Cyrillic short i (й is a letter, not и with an accent)', 'Андрей', 'Андреи'],
     ['a Japanese voiced mark (ダ is not タ)', 'ヤマダ', 'ヤマタ'],
+    ['a Japanese long vowel mark', 'サトー', 'サト'],
+    ['a Devanagari vowel sign (a combining mark that is part of the letter)', 'किताब', 'कताब'],
   ])('when free text differs by %s, then it stays different', (_case, a, b) => {
     expect(normaliseText(a)).not.toBe(normaliseText(b));
   });
