@@ -4,6 +4,7 @@ import { AuthFailureThrottle } from './auth-failure-throttle';
 import { RateLimitedError } from './errors';
 import { InvalidClientError, InvalidScopeError } from './oauth-errors';
 import { AccessTokenSigner } from './ports/access-tokens';
+import { AuthFailureReason, Metrics } from './ports/metrics';
 import { Partner, PartnerRegistry } from './ports/partners';
 
 export interface ClientCredentialsRequest {
@@ -11,7 +12,7 @@ export interface ClientCredentialsRequest {
   clientSecret: string;
   /** The `scope` parameter as sent; undefined when absent. */
   scope?: string;
-  /** The caller's address, for the failed-authentication throttle. */
+  /** The caller's address as the throttle counts it (the transport's clientAddressKey, as the legacy routes). */
   address?: string;
 }
 
@@ -27,6 +28,8 @@ export interface ClientCredentialsGrantDeps {
   signer: AccessTokenSigner;
   /** The same throttle the legacy signatures use: a client secret is the partner's secret. */
   throttle?: AuthFailureThrottle;
+  /** Failures counted as `interface="oauth"`, beside the signatures', so a guesser here shows in the same alerts. */
+  metrics?: Metrics;
 }
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
@@ -43,13 +46,18 @@ export class ClientCredentialsGrant {
   async issue(req: ClientCredentialsRequest): Promise<IssuedAccessToken> {
     const { throttle, registry } = this.deps;
     const wait = throttle?.retryAfterS(req.clientId, req.address);
-    if (wait !== undefined) throw new RateLimitedError('too many failed client authentications', wait);
+    if (wait !== undefined) {
+      this.deps.metrics?.authFailure('throttled', 'oauth');
+      throw new RateLimitedError('too many failed client authentications', wait);
+    }
 
     const partner = registry.find(req.clientId);
     // Hashing both sides gives equal lengths, so the comparison is constant-time.
     const secretMatches = timingSafeEqual(digest(req.clientSecret), partner ? digest(partner.secret) : NO_SECRET);
     if (!partner || !secretMatches || !partner.enabled) {
       throttle?.recordFailure(req.clientId, req.address);
+      const reason: AuthFailureReason = !partner ? 'unknown_key' : !secretMatches ? 'bad_secret' : 'disabled';
+      this.deps.metrics?.authFailure(reason, 'oauth');
       throw new InvalidClientError('client authentication failed');
     }
 

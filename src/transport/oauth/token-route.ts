@@ -3,6 +3,7 @@ import { ClientCredentialsGrant } from '../../domain/client-credentials-grant';
 import { BadRequestError, DomainError, RateLimitedError } from '../../domain/errors';
 import { InvalidClientError, InvalidScopeError, UnsupportedGrantTypeError } from '../../domain/oauth-errors';
 import { Logger } from '../../observability/logger';
+import { clientAddressKey } from '../http/client-address';
 import { MethodNotAllowedError } from '../rest/http-errors';
 
 export const TOKEN_PATH = '/oauth2/token';
@@ -59,7 +60,7 @@ export function tokenRoute(deps: TokenRouteDeps): Router {
       if (grantType === undefined) throw new BadRequestError('grant_type is required');
       if (grantType !== 'client_credentials') throw new UnsupportedGrantTypeError('only client_credentials is supported');
       const issued = await deps.grant.issue({
-        clientId: auth.clientId, clientSecret: auth.clientSecret, scope: form.get('scope'), address: req.ip,
+        clientId: auth.clientId, clientSecret: auth.clientSecret, scope: form.get('scope'), address: clientAddressKey(req.ip),
       });
       res.locals.partner = issued.partner;
       res.locals.code = '00000';
