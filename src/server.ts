@@ -173,7 +173,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     accessTokens: oauth.verifier,
     ...(oauth.builtin ? {
       oauth: {
-        token: { grant: new ClientCredentialsGrant({ registry: partners, signer: oauth.builtin, throttle, metrics }), bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
+        token: { grant: new ClientCredentialsGrant({ registry: partners, signer: oauth.builtin, throttle, metrics, rateLimiter: store.rateLimiter }), bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
         wellKnown: { issuer: () => publicUrl, jwks: () => oauth.builtin!.jwks() },
       },
     } : {}),

@@ -6,6 +6,7 @@ import { InvalidClientError, InvalidScopeError } from './oauth-errors';
 import { AccessTokenSigner } from './ports/access-tokens';
 import { AuthFailureReason, Metrics } from './ports/metrics';
 import { Partner, PartnerRegistry } from './ports/partners';
+import { RateLimiter } from './ports/state-store';
 
 export interface ClientCredentialsRequest {
   clientId: string;
@@ -30,6 +31,12 @@ export interface ClientCredentialsGrantDeps {
   throttle?: AuthFailureThrottle;
   /** Failures counted as `interface="oauth"`, beside the signatures', so a guesser here shows in the same alerts. */
   metrics?: Metrics;
+  /**
+   * The partner rate limit the verification routes charge (same limiter, same bucket): a token
+   * request is one more request of the partner, so a client cannot hammer the token endpoint
+   * past the rate it was sold. Absent: token requests are not rate limited.
+   */
+  rateLimiter?: RateLimiter;
 }
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
@@ -59,6 +66,12 @@ export class ClientCredentialsGrant {
       const reason: AuthFailureReason = !partner ? 'unknown_key' : !secretMatches ? 'bad_secret' : 'disabled';
       this.deps.metrics?.authFailure(reason, 'oauth');
       throw new InvalidClientError('client authentication failed');
+    }
+
+    // After authentication: only a proven partner's budget is spent, never by a guesser.
+    if (partner.rateLimit && this.deps.rateLimiter) {
+      const decision = await this.deps.rateLimiter.take(partner.apiKey, partner.rateLimit);
+      if (!decision.allowed) throw new RateLimitedError('rate limit exceeded', Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
     }
 
     const allowed = scopesForOperations(partner.operations);
