@@ -46,6 +46,7 @@ describe('docs/openapi-camara.yaml', () => {
   it('describes the JWKS and the metadata', async () => {
     check('JwkSet', await (await fetch(`${h.url}/.well-known/jwks.json`)).json());
     check('AuthorizationServerMetadata', await (await fetch(`${h.url}/.well-known/oauth-authorization-server`)).json());
+    check('AuthorizationServerMetadata', await (await fetch(`${h.url}/.well-known/openid-configuration`)).json());
   });
 
   it('lists every scope the service grants in the access token scheme', async () => {
