@@ -1,5 +1,7 @@
 import * as client from 'openid-client';
 import { CamaraHarness, startCamaraHarness } from '../support/camara-harness';
+import { startHarness } from '../support/harness';
+import { startTestIssuer } from '../support/oauth';
 import { DEMO } from '../support/signing';
 
 /*
@@ -43,5 +45,20 @@ describe('OpenID Connect discovery with a real OIDC client (openid-client)', () 
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['ES256'],
     });
+  });
+});
+
+describe('discovery without the built-in issuer', () => {
+  it('when OAUTH_BUILTIN=false, then the token endpoint and all three well-known documents answer 404', async () => {
+    const idp = await startTestIssuer();
+    const h = await startHarness({ env: { ...idp.env, OAUTH_BUILTIN: 'false' } });
+    try {
+      for (const path of ['/oauth2/token', '/.well-known/jwks.json', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+        expect([path, (await fetch(`${h.url}${path}`)).status]).toEqual([path, 404]);
+      }
+    } finally {
+      await h.close();
+      await idp.close();
+    }
   });
 });
