@@ -1,11 +1,12 @@
 /** Unit tests are fast and use in-memory adapters; e2e tests use real HTTP, the simulator and Redis. */
-// jose is ESM only: Jest's own module system needs it as CommonJS (the built service loads it
-// through Node's require(esm), which Jest cannot use without --experimental-vm-modules).
+// jose (and openid-client with its oauth4webapi, used by tests) are ESM only: Jest's own module
+// system needs them as CommonJS (the built service loads jose through Node's require(esm), which
+// Jest cannot use without --experimental-vm-modules).
 const transform = {
   '^.+\\.ts$': ['ts-jest', { isolatedModules: true }],
-  '^.+/node_modules/jose/.+\\.js$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022' } }],
+  '^.+/node_modules/(jose|openid-client|oauth4webapi)/.+\\.js$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022' } }],
 };
-const transformIgnorePatterns = ['/node_modules/(?!jose/)'];
+const transformIgnorePatterns = ['/node_modules/(?!(jose|openid-client|oauth4webapi)/)'];
 module.exports = {
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   // A global option (ignored inside a project): e2e hooks start Redis clusters and servers.

@@ -176,7 +176,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     accessTokens: oauth.verifier,
     ...(oauth.builtin ? {
       oauth: {
-        token: { grant: new ClientCredentialsGrant({ registry: partners, signer: oauth.builtin, throttle }), bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
+        token: { grant: new ClientCredentialsGrant({ registry: partners, signer: oauth.builtin, throttle, metrics, rateLimiter: store.rateLimiter }), bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
         wellKnown: { issuer: () => publicUrl, jwks: () => oauth.builtin!.jwks() },
       },
     } : {}),

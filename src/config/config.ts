@@ -144,6 +144,8 @@ export const configSchema = z.object({
   OAUTH_JWKS_COOLDOWN_S: int(0, 3600, 10),
   /** Allowed clock difference for exp, nbf and iat. */
   OAUTH_CLOCK_TOLERANCE_S: int(0, 300, 30),
+  /** External issuer's tokens must carry `typ: at+jwt` (RFC 9068); false also accepts `JWT` or no typ (never a token with `nonce`). The built-in issuer's always must. */
+  OAUTH_REQUIRE_AT_JWT_TYP: bool(true),
   /** Verified tokens remembered (by hash) to skip signature checks; 0 disables. Never past a token's exp. */
   OAUTH_VERIFIED_CACHE_MAX: int(0, 1_000_000, 10_000),
   OAUTH_VERIFIED_CACHE_S: int(0, 3600, 60),

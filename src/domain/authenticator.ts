@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { AuthFailureThrottle } from './auth-failure-throttle';
 import { RateLimitedError, UnauthenticatedError } from './errors';
 import { Clock } from './ports/clock';
-import { AuthFailureReason, Metrics } from './ports/metrics';
+import { AuthFailureReason, AuthInterface, Metrics } from './ports/metrics';
 import { Partner, PartnerRegistry } from './ports/partners';
 import { signatureFor } from './signature';
 import { SignatureWindow } from './signature-window';
@@ -46,27 +46,28 @@ export class Authenticator {
   /**
    * The partner these credentials prove. `clientAddress` is where they came from, as the unit the
    * throttle counts it as (the transport's clientAddressKey); absent counts as one unknown address.
+   * `iface` labels the failure metrics only.
    */
-  authenticate(c: Credentials, clientAddress?: string): Partner {
+  authenticate(c: Credentials, clientAddress?: string, iface: AuthInterface = 'rest'): Partner {
     // Before any hashing: a throttled guesser costs two map lookups.
     const retryAfterS = this.deps.throttle?.retryAfterS(c.apiKey, clientAddress);
     if (retryAfterS !== undefined) {
-      this.deps.metrics.authFailure('throttled');
+      this.deps.metrics.authFailure('throttled', iface);
       throw new RateLimitedError(THROTTLED, retryAfterS);
     }
     const nowMs = this.deps.clock.nowMs();
-    if (!c.apiKey) this.fail('missing_key', 'api_key is required');
-    if (!c.sig) this.fail('bad_signature', 'sig is required');
-    if (c.sig.length > 128 || !HEX.test(c.sig)) this.fail('bad_signature', GENERIC);
+    if (!c.apiKey) this.fail('missing_key', 'api_key is required', iface);
+    if (!c.sig) this.fail('bad_signature', 'sig is required', iface);
+    if (c.sig.length > 128 || !HEX.test(c.sig)) this.fail('bad_signature', GENERIC, iface);
     const sig = c.sig.toLowerCase();
-    if (c.timestamp !== undefined) this.checkTimestamp(c.timestamp, nowMs);
+    if (c.timestamp !== undefined) this.checkTimestamp(c.timestamp, nowMs, iface);
 
     // From here on a failure is a failed signature: unknown and disabled keys count exactly like
     // wrong signatures, so the throttle never tells whether a key exists.
     const partner = this.deps.registry.find(c.apiKey);
-    if (!partner) this.failSignature('unknown_key', c.apiKey, clientAddress);
-    if (!partner.enabled) this.failSignature('disabled', c.apiKey, clientAddress);
-    if (!this.signatureMatches(partner, sig, c.timestamp, nowMs)) this.failSignature('bad_signature', c.apiKey, clientAddress);
+    if (!partner) this.failSignature('unknown_key', c.apiKey, clientAddress, iface);
+    if (!partner.enabled) this.failSignature('disabled', c.apiKey, clientAddress, iface);
+    if (!this.signatureMatches(partner, sig, c.timestamp, nowMs)) this.failSignature('bad_signature', c.apiKey, clientAddress, iface);
     return partner;
   }
 
@@ -104,22 +105,22 @@ export class Authenticator {
     return w;
   }
 
-  private checkTimestamp(raw: string, nowMs: number): void {
-    if (!TIMESTAMP.test(raw)) this.fail('bad_timestamp', 'timestamp must be UNIX seconds or milliseconds');
+  private checkTimestamp(raw: string, nowMs: number, iface: AuthInterface): void {
+    if (!TIMESTAMP.test(raw)) this.fail('bad_timestamp', 'timestamp must be UNIX seconds or milliseconds', iface);
     const n = Number(raw);
     const tsMs = n >= MS_THRESHOLD ? n : n * 1000;
     if (Math.abs(nowMs - tsMs) > this.deps.maxSkewS * 1000) {
-      this.fail('stale_timestamp', 'timestamp outside the allowed window');
+      this.fail('stale_timestamp', 'timestamp outside the allowed window', iface);
     }
   }
 
-  private failSignature(reason: AuthFailureReason, apiKey: string, clientAddress: string | undefined): never {
+  private failSignature(reason: AuthFailureReason, apiKey: string, clientAddress: string | undefined, iface: AuthInterface): never {
     this.deps.throttle?.recordFailure(apiKey, clientAddress);
-    this.fail(reason, GENERIC);
+    this.fail(reason, GENERIC, iface);
   }
 
-  private fail(reason: AuthFailureReason, message: string): never {
-    this.deps.metrics.authFailure(reason);
+  private fail(reason: AuthFailureReason, message: string, iface: AuthInterface): never {
+    this.deps.metrics.authFailure(reason, iface);
     throw new UnauthenticatedError(message);
   }
 }

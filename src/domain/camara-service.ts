@@ -2,7 +2,8 @@ import { OutOfRangeError } from './camara-errors';
 import {
   MAX_AGE_DEFAULT_HOURS, msisdnOfPhone, parseCheckBody, parseRetrieveDateBody, parseTenureBody, subjectOf,
 } from './camara-input';
-import { ForbiddenError, NotSubscriberError } from './errors';
+import { NotSubscriberError } from './errors';
+import { InsufficientScopeError } from './oauth-errors';
 import { AuditRecorder } from './audit-recorder';
 import { NumberingPlan } from './msisdn';
 import { Operation } from './operation';
@@ -138,7 +139,7 @@ export class CamaraService {
 
   private requireScope(grant: AccessGrant, operation: CamaraOperation): void {
     if (!CAMARA_SCOPES[operation].some((s) => grant.scopes.has(s))) {
-      throw new ForbiddenError(`the access token lacks the scope ${CAMARA_SCOPES[operation].join(' or ')}`);
+      throw new InsufficientScopeError(`the access token lacks the scope ${CAMARA_SCOPES[operation].join(' or ')}`, CAMARA_SCOPES[operation]);
     }
   }
 

@@ -4,14 +4,16 @@ import { AuthFailureThrottle } from './auth-failure-throttle';
 import { RateLimitedError } from './errors';
 import { InvalidClientError, InvalidScopeError } from './oauth-errors';
 import { AccessTokenSigner } from './ports/access-tokens';
+import { AuthFailureReason, Metrics } from './ports/metrics';
 import { Partner, PartnerRegistry } from './ports/partners';
+import { RateLimiter } from './ports/state-store';
 
 export interface ClientCredentialsRequest {
   clientId: string;
   clientSecret: string;
   /** The `scope` parameter as sent; undefined when absent. */
   scope?: string;
-  /** The caller's address, for the failed-authentication throttle. */
+  /** The caller's address as the throttle counts it (the transport's clientAddressKey, as the legacy routes). */
   address?: string;
 }
 
@@ -27,6 +29,14 @@ export interface ClientCredentialsGrantDeps {
   signer: AccessTokenSigner;
   /** The same throttle the legacy signatures use: a client secret is the partner's secret. */
   throttle?: AuthFailureThrottle;
+  /** Failures counted as `interface="oauth"`, beside the signatures', so a guesser here shows in the same alerts. */
+  metrics?: Metrics;
+  /**
+   * The partner rate limit the verification routes charge (same limiter, same bucket): a token
+   * request is one more request of the partner, so a client cannot hammer the token endpoint
+   * past the rate it was sold. Absent: token requests are not rate limited.
+   */
+  rateLimiter?: RateLimiter;
 }
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
@@ -43,14 +53,25 @@ export class ClientCredentialsGrant {
   async issue(req: ClientCredentialsRequest): Promise<IssuedAccessToken> {
     const { throttle, registry } = this.deps;
     const wait = throttle?.retryAfterS(req.clientId, req.address);
-    if (wait !== undefined) throw new RateLimitedError('too many failed client authentications', wait);
+    if (wait !== undefined) {
+      this.deps.metrics?.authFailure('throttled', 'oauth');
+      throw new RateLimitedError('too many failed client authentications', wait);
+    }
 
     const partner = registry.find(req.clientId);
     // Hashing both sides gives equal lengths, so the comparison is constant-time.
     const secretMatches = timingSafeEqual(digest(req.clientSecret), partner ? digest(partner.secret) : NO_SECRET);
     if (!partner || !secretMatches || !partner.enabled) {
       throttle?.recordFailure(req.clientId, req.address);
+      const reason: AuthFailureReason = !partner ? 'unknown_key' : !secretMatches ? 'bad_secret' : 'disabled';
+      this.deps.metrics?.authFailure(reason, 'oauth');
       throw new InvalidClientError('client authentication failed');
+    }
+
+    // After authentication: only a proven partner's budget is spent, never by a guesser.
+    if (partner.rateLimit && this.deps.rateLimiter) {
+      const decision = await this.deps.rateLimiter.take(partner.apiKey, partner.rateLimit);
+      if (!decision.allowed) throw new RateLimitedError('rate limit exceeded', Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
     }
 
     const allowed = scopesForOperations(partner.operations);

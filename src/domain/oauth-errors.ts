@@ -1,4 +1,4 @@
-import { DomainError } from './errors';
+import { DomainError, ForbiddenError } from './errors';
 
 /**
  * Conditions of the OAuth 2.0 token endpoint (RFC 6749 §5.2). A malformed request is the
@@ -21,4 +21,14 @@ export class InvalidScopeError extends DomainError {
 export class UnsupportedGrantTypeError extends DomainError {
   readonly code = '11111';
   readonly httpStatus = 400;
+}
+
+/**
+ * The access token is valid but holds none of the scopes the operation needs (RFC 6750 §3.1
+ * `insufficient_scope`): a 403 whose transport names the scopes that would do.
+ */
+export class InsufficientScopeError extends ForbiddenError {
+  constructor(reason: string, readonly scopes: readonly string[]) {
+    super(reason);
+  }
 }

@@ -1,6 +1,6 @@
 import { OPERATIONS } from '../domain/operation';
 import {
-  AuthFailureReason, BreakerState, CacheOutcome, ReplicationWaitOutcome, TxnOutcome, UpstreamOutcome,
+  AuthFailureReason, AuthInterface, BreakerState, CacheOutcome, ReplicationWaitOutcome, TxnOutcome, UpstreamOutcome,
 } from '../domain/ports/metrics';
 import { StoreMode } from '../domain/ports/state-store';
 import { UpstreamName } from '../domain/ports/upstreams';
@@ -22,8 +22,9 @@ export const LABELS = {
   cacheOutcome: keys<CacheOutcome>({ hit: true, miss: true, stale: true }),
   txnOutcome: keys<TxnOutcome>({ new: true, replayed: true, conflict: true, in_flight: true }),
   authReason: keys<AuthFailureReason>({
-    missing_key: true, unknown_key: true, disabled: true, bad_signature: true, bad_timestamp: true, stale_timestamp: true, throttled: true,
+    missing_key: true, unknown_key: true, disabled: true, bad_signature: true, bad_secret: true, bad_timestamp: true, stale_timestamp: true, throttled: true,
   }),
+  authInterface: keys<AuthInterface>({ rest: true, graphql: true, oauth: true }),
   upstream: keys<UpstreamName>({ hlr: true, sim: true }),
   upstreamOutcome: keys<UpstreamOutcome>({ ok: true, not_found: true, error: true, timeout: true, rejected: true }),
   breakerState: keys<BreakerState>({ closed: true, open: true, half_open: true }),

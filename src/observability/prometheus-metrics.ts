@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { Operation } from '../domain/operation';
 import {
-  AuthFailureReason, BreakerState, CacheOutcome, Metrics, ReplicationWaitOutcome, TxnOutcome, UpstreamOutcome,
+  AuthFailureReason, AuthInterface, BreakerState, CacheOutcome, Metrics, ReplicationWaitOutcome, TxnOutcome, UpstreamOutcome,
 } from '../domain/ports/metrics';
 import { StoreMode } from '../domain/ports/state-store';
 import { UpstreamName } from '../domain/ports/upstreams';
@@ -49,7 +49,7 @@ export class PrometheusMetrics implements Metrics {
   private readonly requestSeconds: Histogram<'operation' | 'interface'>;
   private readonly cacheLookups: Counter<'operation' | 'outcome'>;
   private readonly txns: Counter<'outcome'>;
-  private readonly authFailures: Counter<'reason'>;
+  private readonly authFailures: Counter<'interface' | 'reason'>;
   private readonly rateLimitedTotal: Counter<'operation'>;
   private readonly upstreamCalls: Counter<'upstream' | 'outcome'>;
   private readonly upstreamSeconds: Histogram<'upstream'>;
@@ -68,7 +68,7 @@ export class PrometheusMetrics implements Metrics {
     this.requestSeconds = new Histogram({ name: 'verify_request_duration_seconds', help: 'Time to answer a request, from arrival to the last byte written.', labelNames: ['operation', 'interface'], buckets: REQUEST_BUCKETS, registers });
     this.cacheLookups = new Counter({ name: 'verify_cache_lookups_total', help: 'Cache lookups by operation and outcome (hit, miss; stale when an expired answer was served because the upstream failed).', labelNames: ['operation', 'outcome'], registers });
     this.txns = new Counter({ name: 'verify_txn_total', help: 'txn_id outcomes (new, replayed, conflict, in_flight).', labelNames: ['outcome'], registers });
-    this.authFailures = new Counter({ name: 'verify_auth_failures_total', help: 'Authentication failures by reason.', labelNames: ['reason'], registers });
+    this.authFailures = new Counter({ name: 'verify_auth_failures_total', help: 'Authentication failures by where the partner authenticated (rest, graphql: signatures; oauth: the token endpoint\'s client secret) and reason.', labelNames: ['interface', 'reason'], registers });
     this.rateLimitedTotal = new Counter({ name: 'verify_rate_limited_total', help: 'Requests refused by a partner rate limit.', labelNames: ['operation'], registers });
     this.upstreamCalls = new Counter({ name: 'verify_upstream_calls_total', help: 'Upstream calls by upstream and outcome (rejected: refused by the open circuit, never sent).', labelNames: ['upstream', 'outcome'], registers });
     this.upstreamSeconds = new Histogram({ name: 'verify_upstream_call_duration_seconds', help: 'Upstream call durations (calls actually sent).', labelNames: ['upstream'], buckets: REQUEST_BUCKETS, registers });
@@ -106,8 +106,8 @@ export class PrometheusMetrics implements Metrics {
     this.txns.inc({ outcome });
   }
 
-  authFailure(reason: AuthFailureReason): void {
-    this.authFailures.inc({ reason });
+  authFailure(reason: AuthFailureReason, iface: AuthInterface): void {
+    this.authFailures.inc({ interface: iface, reason });
   }
 
   rateLimited(operation: Operation): void {
@@ -158,7 +158,9 @@ export class PrometheusMetrics implements Metrics {
     }
     for (const outcome of LABELS.txnOutcome) this.txns.inc({ outcome }, 0);
     for (const outcome of LABELS.replicationWait) this.replicationWaits.inc({ outcome }, 0);
-    for (const reason of LABELS.authReason) this.authFailures.inc({ reason }, 0);
+    for (const iface of LABELS.authInterface) {
+      for (const reason of LABELS.authReason) this.authFailures.inc({ interface: iface, reason }, 0);
+    }
     for (const upstream of LABELS.upstream) {
       for (const outcome of LABELS.upstreamOutcome) this.upstreamCalls.inc({ upstream, outcome }, 0);
       this.upstreamSeconds.zero({ upstream });

@@ -54,7 +54,7 @@ describe('/metrics under real traffic (issue #5)', () => {
     const r = await h.post('kyc', { txn_id: txn, msisdn: '255712000003' }, { query: `api_key=${DEMO.apiKey}&timestamp=${ts}&sig=${'0'.repeat(32)}` });
     expect(r.status).toBe(401);
     const after = await scrape(h);
-    const bad = 'verify_auth_failures_total{reason="bad_signature"}';
+    const bad = 'verify_auth_failures_total{interface="rest",reason="bad_signature"}';
     expect(after.get(bad) - before.get(bad)).toBe(1);
     expect(after.get(req('kyc', '11111', 401)) - before.get(req('kyc', '11111', 401))).toBe(1);
     for (const leak of [DEMO.apiKey, DEMO.secret, '255712000003', txn]) expect(after.text).not.toContain(leak);

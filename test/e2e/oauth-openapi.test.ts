@@ -46,11 +46,12 @@ describe('docs/openapi-camara.yaml', () => {
   it('describes the JWKS and the metadata', async () => {
     check('JwkSet', await (await fetch(`${h.url}/.well-known/jwks.json`)).json());
     check('AuthorizationServerMetadata', await (await fetch(`${h.url}/.well-known/oauth-authorization-server`)).json());
+    check('AuthorizationServerMetadata', await (await fetch(`${h.url}/.well-known/openid-configuration`)).json());
   });
 
   it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('when %s asks a well-known document, then it is 405 with Allow: GET, HEAD, as described', async (method) => {
     const spec = OpenApiSpec.load(FILE);
-    for (const path of ['/.well-known/jwks.json', '/.well-known/oauth-authorization-server']) {
+    for (const path of ['/.well-known/jwks.json', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
       const res = await fetch(`${h.url}${path}`, { method });
       const text = await res.text();
       expect({ path, status: res.status, allow: res.headers.get('allow') }).toEqual({ path, status: 405, allow: 'GET, HEAD' });

@@ -155,6 +155,8 @@ describe('well-known documents of the built-in issuer', () => {
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       scopes_supported: ALL,
       response_types_supported: [],
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['ES256'],
     });
   });
 

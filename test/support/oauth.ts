@@ -196,7 +196,9 @@ export async function startTestIssuer(opts: { alg?: TestAlg; audience?: string }
       const alg = m.alg ?? (signer.alg as TestAlg);
       const kid = m.kid === null ? undefined : (m.kid ?? signer.kid);
       if (alg === 'none') return new UnsecuredJWT(payload).encode();
-      const header = { alg, ...(kid !== undefined ? { kid } : {}), ...m.header };
+      // RFC 9068's access token type by default, as the service requires; `header` may override or drop it (typ: undefined).
+      const header = { alg, typ: 'at+jwt', ...(kid !== undefined ? { kid } : {}), ...m.header };
+      for (const k of Object.keys(header)) if ((header as Record<string, unknown>)[k] === undefined) delete (header as Record<string, unknown>)[k];
       if (alg === 'HS256') {
         // The attack: the verifier's public key, as text, used as an HMAC secret.
         const secret = new TextEncoder().encode(JSON.stringify(publicJwk(signer)));

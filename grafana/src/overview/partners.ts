@@ -30,9 +30,9 @@ export function partnerPanels(): Builder<Panel>[] {
     }),
     series({
       title: 'Authentication failures by reason',
-      description: 'Requests refused with 401 per second, by reason: missing_key, unknown_key, disabled, bad_signature, bad_timestamp, stale_timestamp (clock skew beyond SIG_MAX_SKEW_S). The partner is not named here (the key is unknown or unproven); the request log line has the correlator.',
+      description: 'Requests refused with 401 (or 429 by the failed-authentication throttle: throttled) per second, by where the partner authenticated (rest, graphql: signatures; oauth: the token endpoint\'s client secret) and reason: missing_key, unknown_key, disabled, bad_signature, bad_secret, bad_timestamp, stale_timestamp (clock skew beyond SIG_MAX_SKEW_S), throttled. The partner is not named here (the key is unknown or unproven); the request log line has the correlator.',
       unit: 'reqps',
-      targets: [{ expr: `sum by (reason) (rate(verify_auth_failures_total${sel()}[$__rate_interval]))`, legend: '{{reason}}' }],
+      targets: [{ expr: `sum by (interface, reason) (rate(verify_auth_failures_total${sel()}[$__rate_interval]))`, legend: '{{interface}} {{reason}}' }],
     }),
     series({
       title: 'Rate-limited requests by operation',

@@ -4,7 +4,7 @@ import { PartnerRegistry } from '../../domain/ports/partners';
 import { Logger } from '../../observability/logger';
 import { BuiltinIssuer } from './builtin-issuer';
 import { ExternalJwks } from './external-jwks';
-import { JwtAccessTokenVerifier, TrustedIssuer } from './jwt-access-token-verifier';
+import { AT_JWT_ONLY, AT_JWT_OR_JWT, JwtAccessTokenVerifier, TrustedIssuer } from './jwt-access-token-verifier';
 
 export interface AccessTokens {
   verifier: JwtAccessTokenVerifier;
@@ -37,7 +37,7 @@ export async function createAccessTokens(config: Config, deps: AccessTokensDeps)
       get issuer() { return b.issuer; },
       get audience() { return b.audience; },
       getKey: () => b.verifyKey(),
-      typ: 'at+jwt',
+      typs: AT_JWT_ONLY,
     });
     if (!config.OAUTH_SIGNING_KEY_FILE) deps.logger.warn('no OAUTH_SIGNING_KEY_FILE: access tokens are signed with a key generated at start (they die with this process)');
   }
@@ -50,7 +50,9 @@ export async function createAccessTokens(config: Config, deps: AccessTokensDeps)
       onRefreshError: (err) => deps.logger.warn({ err: err.message, jwksUrl: config.OAUTH_JWKS_URL }, 'external issuer keys could not be fetched; keeping the keys in force'),
     });
     external.refresh().catch(() => undefined); // prefetch; failures are logged and retried on demand
-    const trusted: TrustedIssuer = { issuer: config.OAUTH_ISSUER, getKey: () => external.getKey };
+    const trusted: TrustedIssuer = {
+      issuer: config.OAUTH_ISSUER, getKey: () => external.getKey, typs: config.OAUTH_REQUIRE_AT_JWT_TYP ? AT_JWT_ONLY : AT_JWT_OR_JWT,
+    };
     if (config.OAUTH_AUDIENCE) trusted.audience = config.OAUTH_AUDIENCE;
     else deps.logger.warn('OAUTH_ISSUER without OAUTH_AUDIENCE: the external tokens\' audience is not checked');
     issuers.push(trusted);

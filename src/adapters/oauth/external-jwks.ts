@@ -1,4 +1,48 @@
-import { JWTVerifyGetKey, RemoteJWKSet, createLocalJWKSet, createRemoteJWKSet, errors } from 'jose';
+import { FetchImplementation, JWTVerifyGetKey, RemoteJWKSet, createLocalJWKSet, createRemoteJWKSet, customFetch, errors } from 'jose';
+
+/**
+ * The most JWKS bytes read: a key set of a few dozen RSA keys is a few tens of KiB, and jose
+ * reads a response whole (a 60 MB one took the RSS from 128 to 604 MB), so more is refused.
+ */
+export const JWKS_MAX_BYTES = 1024 * 1024;
+
+/** A JWKS response over JWKS_MAX_BYTES, declared or streamed. */
+export class JwksTooLargeError extends Error {
+  constructor(maxBytes: number) {
+    super(`JWKS response larger than ${maxBytes} bytes`);
+    this.name = 'JwksTooLargeError';
+  }
+}
+
+/**
+ * jose's fetch (its own options: timeout signal, no redirects, headers), with the body cut at
+ * maxBytes: a declared Content-Length over it is refused before reading, and a stream that runs
+ * past it is aborted at once, so no more than maxBytes (plus one chunk) is ever held.
+ */
+export function sizeCappedFetch(maxBytes: number): FetchImplementation {
+  return async (url, options) => {
+    const cut = new AbortController();
+    const res = await fetch(url, { ...options, signal: AbortSignal.any([options.signal, cut.signal]) });
+    if (Number(res.headers.get('content-length')) > maxBytes) {
+      cut.abort();
+      throw new JwksTooLargeError(maxBytes);
+    }
+    if (!res.body) return res;
+    let seen = 0;
+    const capped = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) {
+          out.error(new JwksTooLargeError(maxBytes));
+          cut.abort();
+          return;
+        }
+        out.enqueue(chunk);
+      },
+    }));
+    return new Response(capped, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
 
 export interface ExternalJwksOptions {
   url: string;
@@ -9,6 +53,8 @@ export interface ExternalJwksOptions {
   /** After a fetch attempt (successful or not), neither an unknown kid nor staleness triggers another for this long. */
   cooldownMs: number;
   onRefreshError?: (err: Error) => void;
+  /** Largest JWKS response read (default JWKS_MAX_BYTES). */
+  maxBytes?: number;
 }
 
 type GetKeyArgs = Parameters<JWTVerifyGetKey>;
@@ -31,7 +77,9 @@ export class ExternalJwks {
 
   constructor(private readonly opts: ExternalJwksOptions) {
     // jose's own cache and cooldown are bypassed (this class decides when to fetch): reload() only.
-    this.remote = createRemoteJWKSet(new URL(opts.url), { timeoutDuration: opts.timeoutMs, cooldownDuration: 0, cacheMaxAge: 0 });
+    this.remote = createRemoteJWKSet(new URL(opts.url), {
+      timeoutDuration: opts.timeoutMs, cooldownDuration: 0, cacheMaxAge: 0, [customFetch]: sizeCappedFetch(opts.maxBytes ?? JWKS_MAX_BYTES),
+    });
   }
 
   /** The key-selection function jwtVerify takes. */
@@ -85,7 +133,9 @@ export class ExternalJwks {
           this.fetchedAtMs = Date.now();
         }
       } catch (err) {
-        this.opts.onRefreshError?.(err as Error);
+        // jose reports a body cut short as unparseable JSON; the log says why it was cut.
+        const cause = (err as Error).cause;
+        this.opts.onRefreshError?.(cause instanceof JwksTooLargeError ? cause : err as Error);
         throw err;
       } finally {
         this.pending = undefined;

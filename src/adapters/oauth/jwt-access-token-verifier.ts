@@ -1,4 +1,4 @@
-import { JWTPayload, JWTVerifyGetKey, decodeJwt, errors, jwtVerify } from 'jose';
+import { JWTPayload, JWTVerifyGetKey, ProtectedHeaderParameters, decodeJwt, errors, jwtVerify } from 'jose';
 import { scopesForOperations } from '../../domain/access-scopes';
 import { UnauthenticatedError } from '../../domain/errors';
 import { AccessGrant, AccessTokenVerifier } from '../../domain/ports/access-tokens';
@@ -14,9 +14,17 @@ export interface TrustedIssuer {
   audience?: string;
   /** Key selection (by kid and alg) for this issuer's current keys. */
   getKey: () => JWTVerifyGetKey;
-  /** Required `typ` header (the built-in issuer's RFC 9068 `at+jwt`). */
-  typ?: string;
+  /**
+   * The `typ` headers accepted, lowercase without `application/` (RFC 9068 §4: `at+jwt`);
+   * `undefined` in the list accepts a token without typ. Absent: `at+jwt` only.
+   */
+  typs?: readonly (string | undefined)[];
 }
+
+/** RFC 9068's access token type; `application/at+jwt` is the same type spelled in full. */
+export const AT_JWT_ONLY: readonly (string | undefined)[] = ['at+jwt'];
+/** OAUTH_REQUIRE_AT_JWT_TYP=false: what many IdPs mint for access tokens too. */
+export const AT_JWT_OR_JWT: readonly (string | undefined)[] = ['at+jwt', 'jwt', undefined];
 
 export interface JwtAccessTokenVerifierOptions {
   registry: PartnerRegistry;
@@ -74,18 +82,25 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
     const trusted = typeof iss === 'string' ? this.opts.issuers.find((i) => i.issuer === iss) : undefined;
     if (!trusted) throw new UnauthenticatedError('access token issuer not trusted');
     let payload: JWTPayload;
+    let protectedHeader: ProtectedHeaderParameters;
     try {
-      ({ payload } = await jwtVerify(token, trusted.getKey(), {
+      ({ payload, protectedHeader } = await jwtVerify(token, trusted.getKey(), {
         issuer: trusted.issuer,
         ...(trusted.audience !== undefined ? { audience: trusted.audience } : {}),
-        ...(trusted.typ !== undefined ? { typ: trusted.typ } : {}),
         algorithms: [...SIGNING_ALGORITHMS],
         clockTolerance: this.opts.clockToleranceS,
         currentDate: new Date(nowMs),
-        requiredClaims: ['exp'],
+        // RFC 9068 §2.2: iat is required in an access token.
+        requiredClaims: ['exp', 'iat'],
       }));
     } catch (err) {
       throw new UnauthenticatedError(reasonOf(err));
+    }
+    checkAccessTokenType(protectedHeader, payload, trusted.typs ?? AT_JWT_ONLY);
+    // jose checks iat's type only; a token minted in the future (beyond the clock tolerance) is
+    // not one a correct issuer signed now, and would outlive the lifetime it seems to have.
+    if ((payload.iat as number) * 1000 > nowMs + this.opts.clockToleranceS * 1000) {
+      throw new UnauthenticatedError('access token issued in the future');
     }
     return claimsOf(payload);
   }
@@ -103,6 +118,16 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
     if (claims.purpose !== undefined) grant.purpose = claims.purpose;
     return grant;
   }
+}
+
+/**
+ * RFC 9068 §4: the token must say it is an access token, so an ID token (or any other JWT the
+ * issuer signs with the same keys) is not taken for one. A `nonce` marks an OpenID Connect ID
+ * token whatever its typ says.
+ */
+function checkAccessTokenType(header: ProtectedHeaderParameters, payload: JWTPayload, accepted: readonly (string | undefined)[]): void {
+  const typ = typeof header.typ === 'string' ? header.typ.toLowerCase().replace(/^application\//, '') : header.typ;
+  if ((typ !== undefined && typeof typ !== 'string') || !accepted.includes(typ) || payload.nonce !== undefined) throw new UnauthenticatedError('access token type not accepted');
 }
 
 /** The claims the service uses, checked for shape; a token that breaks one is malformed. */

@@ -3,7 +3,9 @@ import { UpstreamName } from './upstreams';
 
 export type CacheOutcome = 'hit' | 'miss' | 'stale';
 export type TxnOutcome = 'new' | 'replayed' | 'conflict' | 'in_flight';
-export type AuthFailureReason = 'missing_key' | 'unknown_key' | 'disabled' | 'bad_signature' | 'bad_timestamp' | 'stale_timestamp' | 'throttled';
+export type AuthFailureReason = 'missing_key' | 'unknown_key' | 'disabled' | 'bad_signature' | 'bad_secret' | 'bad_timestamp' | 'stale_timestamp' | 'throttled';
+/** Where a partner authenticated: a signed legacy (`rest`) or GraphQL request, or the OAuth token endpoint (client secret). */
+export type AuthInterface = 'rest' | 'graphql' | 'oauth';
 export type UpstreamOutcome = 'ok' | 'not_found' | 'error' | 'timeout' | 'rejected';
 export type BreakerState = 'closed' | 'open' | 'half_open';
 /**
@@ -16,7 +18,7 @@ export type ReplicationWaitOutcome = 'acked' | 'short' | 'skipped';
 export interface Metrics {
   cache(operation: Operation, outcome: CacheOutcome): void;
   txn(outcome: TxnOutcome): void;
-  authFailure(reason: AuthFailureReason): void;
+  authFailure(reason: AuthFailureReason, iface: AuthInterface): void;
   rateLimited(operation: Operation): void;
   upstreamCall(upstream: UpstreamName, outcome: UpstreamOutcome, seconds: number): void;
   breakerState(upstream: UpstreamName, state: BreakerState): void;

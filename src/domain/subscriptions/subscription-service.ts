@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Partner } from '../ports/partners';
 import { ServiceNotApplicableError } from '../camara-errors';
 import { msisdnOfPhone, subjectOf } from '../camara-input';
-import { ForbiddenError, NotSubscriberError } from '../errors';
+import { NotSubscriberError } from '../errors';
 import { NumberingPlan } from '../msisdn';
+import { InsufficientScopeError } from '../oauth-errors';
 import { SCOPES } from '../access-scopes';
 import { AccessGrant } from '../ports/access-tokens';
 import { Clock } from '../ports/clock';
@@ -182,5 +183,5 @@ export class SubscriptionService {
 }
 
 function requireScope(grant: AccessGrant, scope: string): void {
-  if (!grant.scopes.has(scope)) throw new ForbiddenError('Client does not have sufficient permissions to perform this action.');
+  if (!grant.scopes.has(scope)) throw new InsufficientScopeError('Client does not have sufficient permissions to perform this action.', [scope]);
 }

@@ -1,6 +1,7 @@
 import { ErrorRequestHandler } from 'express';
 import { DomainError } from '../../domain/errors';
 import { Logger } from '../../observability/logger';
+import { bearerChallenge } from '../http/bearer-challenge';
 import { sendJson } from '../rest/rest-bodies';
 import { camaraFailureOf } from './error-info';
 
@@ -20,6 +21,8 @@ export function camaraErrorHandler(logger: Logger): ErrorRequestHandler {
       logger.error({ correlator: res.locals.correlator, err, path: req.path }, 'unexpected error');
     }
     if (failure.retryAfterS !== undefined) res.setHeader('Retry-After', String(failure.retryAfterS));
+    const challenge = bearerChallenge(err, req.headers.authorization);
+    if (challenge !== undefined) res.setHeader('WWW-Authenticate', challenge);
     sendJson(res, failure.info.status, failure.info);
   };
 }

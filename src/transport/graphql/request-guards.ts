@@ -39,7 +39,7 @@ export function credentialsOf(req: Request): Credentials {
 /** Authenticates before the body is read, as REST does: an unsigned caller costs no parsing. */
 export function authenticateGraphql(authenticator: Authenticator): RequestHandler {
   return (req, res, next) => {
-    res.locals.partner = authenticator.authenticate(credentialsOf(req), clientAddressKey(req.ip));
+    res.locals.partner = authenticator.authenticate(credentialsOf(req), clientAddressKey(req.ip), 'graphql');
     next();
   };
 }

@@ -3,6 +3,8 @@ import { ClientCredentialsGrant } from '../../domain/client-credentials-grant';
 import { BadRequestError, DomainError, RateLimitedError } from '../../domain/errors';
 import { InvalidClientError, InvalidScopeError, UnsupportedGrantTypeError } from '../../domain/oauth-errors';
 import { Logger } from '../../observability/logger';
+import { clientAddressKey } from '../http/client-address';
+import { awaitingContinue, sendContinue } from '../rest/expect-continue';
 import { MethodNotAllowedError } from '../rest/http-errors';
 
 export const TOKEN_PATH = '/oauth2/token';
@@ -30,6 +32,7 @@ interface ClientAuth {
 }
 
 const REALM = 'Basic realm="verify-customer", charset="UTF-8"';
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 
 /**
  * POST /oauth2/token: the built-in issuer's client credentials grant (CONTRACT §7). Every answer
@@ -50,8 +53,19 @@ export function tokenRoute(deps: TokenRouteDeps): Router {
         res.setHeader('Allow', 'POST');
         throw new MethodNotAllowedError('the token endpoint takes POST');
       }
-      const mediaType = (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
+      const contentType = req.headers['content-type'] ?? '';
+      const mediaType = contentType.split(';', 1)[0]?.trim().toLowerCase();
       if (mediaType !== 'application/x-www-form-urlencoded') throw new BadRequestError('Content-Type must be application/x-www-form-urlencoded');
+      // body-parser would also decode ISO-8859-1, so one secret would have two spellings; the
+      // form is UTF-8 (RFC 6749 Appendix B) and any other charset is refused, as documented.
+      const charset = CHARSET.exec(contentType)?.[1];
+      if (charset !== undefined && charset.toLowerCase() !== 'utf-8') throw new BadRequestError('charset must be utf-8');
+      // A client waiting for 100 Continue has sent no body: a declared size over the limit is
+      // refused now, anything else is invited (Node's checkContinue leaves that to the app).
+      if (awaitingContinue(req, res) && req.headers['content-encoding'] === undefined && Number(req.headers['content-length']) > deps.bodyLimitBytes) {
+        throw new BadRequestError('body too large');
+      }
+      sendContinue(req, res);
       await readForm(req, res);
       const form = formFields(req.body);
       const auth = clientAuth(req.headers.authorization, form);
@@ -59,7 +73,7 @@ export function tokenRoute(deps: TokenRouteDeps): Router {
       if (grantType === undefined) throw new BadRequestError('grant_type is required');
       if (grantType !== 'client_credentials') throw new UnsupportedGrantTypeError('only client_credentials is supported');
       const issued = await deps.grant.issue({
-        clientId: auth.clientId, clientSecret: auth.clientSecret, scope: form.get('scope'), address: req.ip,
+        clientId: auth.clientId, clientSecret: auth.clientSecret, scope: form.get('scope'), address: clientAddressKey(req.ip),
       });
       res.locals.partner = issued.partner;
       res.locals.code = '00000';
