@@ -9,6 +9,7 @@ import { createRedisClient } from '../state/redis-connection';
 import { httpSinkSender } from './http-sink-sender';
 import { MemoryDelivery } from './memory-delivery';
 import { OnDemandDelivery } from './on-demand-delivery';
+import { createCredentialCipher, loadCredentialKey } from './sink-credential-cipher';
 import { webhookQueueInUse } from './webhook-queue';
 
 export interface SubscriptionAdapters {
@@ -22,12 +23,15 @@ export function createSubscriptionAdapters(config: Config, deps: { logger: Logge
   const rules = { allowHttp: config.SINK_ALLOW_HTTP, allowPrivate: config.SINK_ALLOW_PRIVATE };
   const send = httpSinkSender({ ...rules, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   const retry = { windowMs: config.WEBHOOK_RETRY_WINDOW_S * 1000, baseMs: config.WEBHOOK_BACKOFF_BASE_MS, maxMs: config.WEBHOOK_BACKOFF_MAX_MS };
+  const deadLetters = { deadLetterRetentionS: config.WEBHOOK_DEAD_LETTER_RETENTION_S, deadLetterMax: config.WEBHOOK_DEAD_LETTER_MAX };
   let store: SubscriptionStore;
   let delivery: EventDelivery;
   if (config.REDIS_URL || config.REDIS_CLUSTER_NODES) {
     const client = createRedisClient({ url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, commandTimeoutMs: Math.max(config.REDIS_COMMAND_TIMEOUT_MS, 1000) });
     client.on('error', () => { /* reported by the state store's own client; commands fail fast as 503 */ });
-    store = new RedisSubscriptionStore(client, config.REDIS_KEY_PREFIX);
+    if (!config.SINK_CREDENTIALS_KEY_FILE) deps.logger.warn('SINK_CREDENTIALS_KEY_FILE unset: sink credentials are encrypted with a key of this process only; other instances, and this one after a restart, cannot deliver to sinks that need one');
+    const cipher = createCredentialCipher(loadCredentialKey(config.SINK_CREDENTIALS_KEY_FILE));
+    store = new RedisSubscriptionStore(client, config.REDIS_KEY_PREFIX, cipher);
     delivery = new OnDemandDelivery({
       // BullMQ is required here, not at the top of the file: a service without webhook work never loads it.
       start: async () => {
@@ -35,7 +39,7 @@ export function createSubscriptionAdapters(config: Config, deps: { logger: Logge
         return new BullDelivery({
           connection: { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, keyPrefix: config.REDIS_KEY_PREFIX },
           send, retry, concurrency: config.WEBHOOK_CONCURRENCY, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY,
-          lockMs: config.WEBHOOK_LOCK_MS, closeGraceMs: config.WEBHOOK_TIMEOUT_MS + 2000, ...deps,
+          lockMs: config.WEBHOOK_LOCK_MS, closeGraceMs: config.WEBHOOK_TIMEOUT_MS + 2000, cipher, ...deadLetters, ...deps,
         });
       },
       queueInUse: () => webhookQueueInUse(client, config.REDIS_KEY_PREFIX),
@@ -46,7 +50,7 @@ export function createSubscriptionAdapters(config: Config, deps: { logger: Logge
     });
   } else {
     store = new MemorySubscriptionStore();
-    delivery = new MemoryDelivery({ send, retry, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY, ...deps });
+    delivery = new MemoryDelivery({ send, retry, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY, deadLetterMax: config.WEBHOOK_DEAD_LETTER_MAX, ...deps });
   }
   return {
     store, delivery,

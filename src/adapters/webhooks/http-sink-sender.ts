@@ -18,6 +18,8 @@ function authorization(c: SinkCredential | undefined): string | undefined {
   switch (c.credentialType) {
     case 'ACCESSTOKEN': return `Bearer ${c.accessToken}`;
     case 'PLAIN': return `Basic ${Buffer.from(`${c.identifier}:${c.secret}`).toString('base64')}`;
+    // The delivery adapter opens a sealed credential before the attempt; never sent sealed.
+    case 'SEALED': throw new Error('sealed credential');
     default: {
       const never: never = c;
       throw new Error(`unknown credential ${String(never)}`);
@@ -42,8 +44,18 @@ export function httpSinkSender(opts: SinkSenderOptions): SinkSender {
       'content-length': Buffer.byteLength(body),
       'user-agent': 'verify-customer-webhooks',
     };
-    const auth = authorization(d.credential);
-    if (auth) headers.authorization = auth;
+    try {
+      const auth = authorization(d.credential);
+      if (auth) {
+        // A value Node refuses (ERR_INVALID_CHAR: control or non-Latin-1 characters, stored
+        // before creation checked them) can never be sent: a permanent failure, dead-lettered.
+        http.validateHeaderValue('authorization', auth);
+        headers.authorization = auth;
+      }
+    } catch {
+      resolve('refused');
+      return;
+    }
     let settled = false;
     const done = (o: AttemptOutcome) => {
       if (settled) return;
@@ -63,5 +75,7 @@ export function httpSinkSender(opts: SinkSenderOptions): SinkSender {
     }, opts.timeoutMs);
     req.once('error', (err: NodeJS.ErrnoException) => done(err.code === 'ESINKREFUSED' ? 'refused' : 'network_error'));
     req.end(body);
-  });
+    // Anything http.request throws (a header, an option) rejects this promise: a refused
+    // attempt, so no caller ever sees a rejection.
+  }).catch((): AttemptOutcome => 'refused');
 }

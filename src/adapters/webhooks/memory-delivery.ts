@@ -9,6 +9,8 @@ export interface MemoryDeliveryDeps {
   send: SinkSender;
   retry: RetrySettings;
   sinkConcurrency: number;
+  /** WEBHOOK_DEAD_LETTER_MAX: dead letters kept (the oldest dropped first). */
+  deadLetterMax: number;
   metrics: WebhookMetrics;
   logger: Logger;
 }
@@ -60,7 +62,8 @@ export class MemoryDelivery implements EventDelivery {
     if (this.closed) return;
     const t = setTimeout(() => {
       this.timers.delete(t);
-      void this.attempt(p);
+      // Caught, so that no attempt can end the process with an unhandled rejection.
+      this.attempt(p).catch((err: unknown) => this.deadLetter(p, 'refused', err));
     }, ms);
     this.timers.add(t);
   }
@@ -87,13 +90,21 @@ export class MemoryDelivery implements EventDelivery {
     }
     const remaining = p.acceptedMs + this.deps.retry.windowMs - Date.now();
     if (remaining <= 0 || outcome === 'refused') {
-      this.pending.delete(p);
-      this.deadLetters.push(p);
-      this.deps.metrics.webhookDelivery('dead_lettered');
-      this.deps.logger.warn({ eventId: p.d.event.id, subscriptionId: p.d.subscriptionId, outcome, attempts: p.attempts }, 'webhook dead-lettered');
+      this.deadLetter(p, outcome);
       return;
     }
     this.later(p, nextDelayMs(p.attempts, this.deps.retry, remaining));
+  }
+
+  /** A permanent failure: counted, logged (no credential), kept among the last deadLetterMax. */
+  private deadLetter(p: Pending, outcome: string, err?: unknown): void {
+    if (!this.pending.delete(p)) return;
+    this.deadLetters.push(p);
+    if (this.deadLetters.length > this.deps.deadLetterMax) this.deadLetters.shift();
+    this.deps.metrics.webhookDelivery('dead_lettered');
+    // The error's code only: its message could quote a header value.
+    const reason = (err as { code?: unknown } | undefined)?.code;
+    this.deps.logger.warn({ eventId: p.d.event.id, subscriptionId: p.d.subscriptionId, outcome, attempts: p.attempts, reason }, 'webhook dead-lettered');
   }
 
   close(): Promise<void> {
