@@ -1,5 +1,5 @@
 import { Config } from '../../config/config';
-import { EventDelivery } from '../../domain/ports/event-delivery';
+import { EventDelivery, SinkPolicy } from '../../domain/ports/event-delivery';
 import { SubscriptionStore } from '../../domain/ports/subscription-store';
 import { WebhookMetrics } from '../../domain/ports/webhook-metrics';
 import { Logger } from '../../observability/logger';
@@ -9,11 +9,15 @@ import { createRedisClient } from '../state/redis-connection';
 import { httpSinkSender } from './http-sink-sender';
 import { MemoryDelivery } from './memory-delivery';
 import { OnDemandDelivery } from './on-demand-delivery';
+import { sinkAddressPolicy } from './sink-address-policy';
+import { createSinkResolver } from './sink-dns';
 import { createCredentialCipher, loadCredentialKey } from './sink-credential-cipher';
 import { webhookQueueInUse } from './webhook-queue';
 
 export interface SubscriptionAdapters {
   store: SubscriptionStore;
+  /** CONTRACT §8 at creation, with the resolver deliveries use. */
+  sinks: SinkPolicy;
   delivery: EventDelivery;
   close(): Promise<void>;
 }
@@ -21,7 +25,9 @@ export interface SubscriptionAdapters {
 /** Subscriptions and deliveries where the state lives: Redis (standalone or Cluster) with BullMQ once needed, else process memory. */
 export function createSubscriptionAdapters(config: Config, deps: { logger: Logger; metrics: WebhookMetrics }): SubscriptionAdapters {
   const rules = { allowHttp: config.SINK_ALLOW_HTTP, allowPrivate: config.SINK_ALLOW_PRIVATE };
-  const send = httpSinkSender({ ...rules, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  const resolve = createSinkResolver({ servers: config.SINK_DNS_SERVERS?.split(',') ?? [], timeoutMs: config.SINK_DNS_TIMEOUT_MS });
+  const sinks = sinkAddressPolicy(rules, resolve);
+  const send = httpSinkSender({ ...rules, resolve, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   const retry = { windowMs: config.WEBHOOK_RETRY_WINDOW_S * 1000, baseMs: config.WEBHOOK_BACKOFF_BASE_MS, maxMs: config.WEBHOOK_BACKOFF_MAX_MS };
   const deadLetters = { deadLetterRetentionS: config.WEBHOOK_DEAD_LETTER_RETENTION_S, deadLetterMax: config.WEBHOOK_DEAD_LETTER_MAX };
   let store: SubscriptionStore;
@@ -53,7 +59,7 @@ export function createSubscriptionAdapters(config: Config, deps: { logger: Logge
     delivery = new MemoryDelivery({ send, retry, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY, deadLetterMax: config.WEBHOOK_DEAD_LETTER_MAX, ...deps });
   }
   return {
-    store, delivery,
+    store, delivery, sinks,
     close: async () => {
       await delivery.close();
       await store.close();

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { Delivery, SinkCredential } from '../../domain/subscriptions/subscription';
 import { SinkRules, sinkLookup } from './sink-address-policy';
+import { SinkResolver } from './sink-dns';
 
 /** How one attempt ended; `delivered` is a 2xx. */
 export type AttemptOutcome = 'delivered' | 'http_error' | 'redirect' | 'timeout' | 'network_error' | 'refused';
@@ -9,6 +10,8 @@ export type AttemptOutcome = 'delivered' | 'http_error' | 'redirect' | 'timeout'
 export interface SinkSenderOptions extends SinkRules {
   /** WEBHOOK_TIMEOUT_MS: the whole attempt, connect to last byte. */
   timeoutMs: number;
+  /** The same resolver the creation check uses (c-ares, bounded). */
+  resolve: SinkResolver;
 }
 
 export type SinkSender = (d: Delivery) => Promise<AttemptOutcome>;
@@ -32,7 +35,7 @@ function authorization(c: SinkCredential | undefined): string | undefined {
  * redirects followed (3xx is a failure), no pooling across sinks, one deadline per attempt.
  */
 export function httpSinkSender(opts: SinkSenderOptions): SinkSender {
-  const lookup = sinkLookup(opts);
+  const lookup = sinkLookup(opts, opts.resolve);
   return (d) => new Promise<AttemptOutcome>((resolve) => {
     let url: URL;
     try { url = new URL(d.sink); } catch { resolve('refused'); return; }

@@ -53,7 +53,7 @@ export function loadCredentialKey(file: string | undefined): Buffer {
   try {
     text = readFileSync(file, 'utf8').trim();
   } catch (err) {
-    throw new Error(`SINK_CREDENTIALS_KEY_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new Error(`SINK_CREDENTIALS_KEY_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
   }
   const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex')
     : /^[A-Za-z0-9+/]{43}=$/.test(text) ? Buffer.from(text, 'base64') : undefined;
