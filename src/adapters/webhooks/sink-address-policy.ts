@@ -30,10 +30,19 @@ function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null | 'refuse' {
   return null;
 }
 
+/**
+ * `::a.b.c.d` written with its last 32 bits as hex: ipaddr.js reads that IPv4-compatible form
+ * as IPv4-mapped (::ffff:a.b.c.d), which is another address and would be judged as its IPv4.
+ */
+function dottedTailAsHex(address: string): string {
+  return address.replace(/(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/, (_, a: string, b: string, c: string, d: string) =>
+    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`);
+}
+
 /** True when the address is public unicast; an IPv6 address embedding an IPv4 one is judged as that IPv4 address. */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  const ip = ipaddr.parse(address);
+  const ip = ipaddr.parse(address.includes(':') ? dottedTailAsHex(address) : address);
   if (ip.kind() === 'ipv4') return ip.range() === 'unicast';
   const embedded = embeddedIPv4(ip as ipaddr.IPv6);
   if (embedded === 'refuse') return false;
