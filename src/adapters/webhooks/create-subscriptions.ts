@@ -30,13 +30,14 @@ export function createSubscriptionAdapters(config: Config, deps: { logger: Logge
   const send = httpSinkSender({ ...rules, resolve, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   const retry = { windowMs: config.WEBHOOK_RETRY_WINDOW_S * 1000, baseMs: config.WEBHOOK_BACKOFF_BASE_MS, maxMs: config.WEBHOOK_BACKOFF_MAX_MS };
   const deadLetters = { deadLetterRetentionS: config.WEBHOOK_DEAD_LETTER_RETENTION_S, deadLetterMax: config.WEBHOOK_DEAD_LETTER_MAX };
+  // Read at start whatever the state, so a bad key file fails the start naming the setting.
+  const cipher = createCredentialCipher(loadCredentialKey(config.SINK_CREDENTIALS_KEY_FILE));
   let store: SubscriptionStore;
   let delivery: EventDelivery;
   if (config.REDIS_URL || config.REDIS_CLUSTER_NODES) {
     const client = createRedisClient({ url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, commandTimeoutMs: Math.max(config.REDIS_COMMAND_TIMEOUT_MS, 1000) });
     client.on('error', () => { /* reported by the state store's own client; commands fail fast as 503 */ });
     if (!config.SINK_CREDENTIALS_KEY_FILE) deps.logger.warn('SINK_CREDENTIALS_KEY_FILE unset: sink credentials are encrypted with a key of this process only; other instances, and this one after a restart, cannot deliver to sinks that need one');
-    const cipher = createCredentialCipher(loadCredentialKey(config.SINK_CREDENTIALS_KEY_FILE));
     store = new RedisSubscriptionStore(client, config.REDIS_KEY_PREFIX, cipher);
     delivery = new OnDemandDelivery({
       // BullMQ is required here, not at the top of the file: a service without webhook work never loads it.
