@@ -6,7 +6,6 @@ import { FilePartnerRegistry } from './adapters/partners/file-partner-registry';
 import { AuditWriter, createAuditWriter } from './adapters/audit/create-audit-writer';
 import { createStateStore } from './adapters/state/create-state-store';
 import { createSubscriptionAdapters } from './adapters/webhooks/create-subscriptions';
-import { sinkAddressPolicy } from './adapters/webhooks/sink-address-policy';
 import { SubscriptionService } from './domain/subscriptions/subscription-service';
 import { PrometheusWebhookMetrics } from './observability/webhook-metrics';
 import { HlrHttpClient } from './adapters/upstream/hlr-http-client';
@@ -156,7 +155,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const subs = createSubscriptionAdapters(config, { logger, metrics: new PrometheusWebhookMetrics(metrics.registry), partners });
   const subscriptions = new SubscriptionService({
     store: subs.store, delivery: subs.delivery, clock,
-    sinks: sinkAddressPolicy({ allowHttp: config.SINK_ALLOW_HTTP, allowPrivate: config.SINK_ALLOW_PRIVATE }),
+    sinks: subs.sinks,
     plan: { countryCode: config.COUNTRY_CODE, nsnLength: config.NSN_LENGTH },
     // Subscriptions are the sim_swap operation's: the same permission and rate limit as its lookups.
     admit: (partner) => service.admit(partner, ['sim_swap']),

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { createOffsetDateTimeFormatter } from '../domain/offset-date-time';
 
@@ -37,6 +38,14 @@ const CLAIM_SLACK_MS = 1000;
  */
 export function txnClaimNeedsMs(c: { HLR_TIMEOUT_MS: number; SIM_TIMEOUT_MS: number; REDIS_COMMAND_TIMEOUT_MS: number }): number {
   return Math.max(c.HLR_TIMEOUT_MS, c.SIM_TIMEOUT_MS) + 2 * c.REDIS_COMMAND_TIMEOUT_MS + CLAIM_SLACK_MS;
+}
+
+/** One DNS server as c-ares' setServers takes it: an IP, ip:port, or [IPv6]:port. */
+function isDnsServer(v: string): boolean {
+  const m = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(v) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(v);
+  if (!m) return isIP(v) === 6;
+  const port = m[2] === undefined ? 53 : Number(m[2]);
+  return isIP(m[1]) !== 0 && port >= 1 && port <= 65535;
 }
 
 /** How late Redis may end a timed-out WAIT: one server tick at the default hz 10. */
@@ -168,6 +177,19 @@ export const configSchema = z.object({
   /** CONTRACT §8 sink rules: plain http sinks, and sinks resolving to loopback/private/link-local addresses. */
   SINK_ALLOW_HTTP: bool(false),
   SINK_ALLOW_PRIVATE: bool(false),
+  /**
+   * DNS servers sink hosts are resolved with (ip or ip:port, comma-separated; IPv6 as [ip]:port),
+   * through c-ares, never the libuv thread pool the upstream clients share. Unset: the system's
+   * (/etc/resolv.conf).
+   */
+  SINK_DNS_SERVERS: z.string().refine((v) => v.split(',').every(isDnsServer), 'must be ip[:port][,ip[:port]...] (IPv6 as [ip]:port)').optional(),
+  /** Longest wait for a sink host's addresses, at creation (then 400 INVALID_SINK) and at each delivery attempt. */
+  SINK_DNS_TIMEOUT_MS: int(100, 30_000, 2000),
+  /**
+   * 32-byte key (base64 or 64 hex digits) that encrypts sink credentials in Redis and in queued
+   * deliveries (AES-256-GCM). Unset: a key generated at start (memory state; with Redis, required in production).
+   */
+  SINK_CREDENTIALS_KEY_FILE: optionalString,
   /** How long an event is retried before it is dead-lettered. */
   WEBHOOK_RETRY_WINDOW_S: int(1, 30 * 86_400, 86_400),
   /** One delivery attempt, connect to last byte. */
@@ -192,6 +214,9 @@ export const configSchema = z.object({
    * an instance that has not started delivery also looks this often for a queue in use.
    */
   WEBHOOK_LOCK_MS: int(1000, 600_000, 30_000),
+  /** Dead letters kept at most this long (on Redis; a replay resets it) and at most this many (the oldest go first). */
+  WEBHOOK_DEAD_LETTER_RETENTION_S: int(60, 365 * 86_400, 7 * 86_400),
+  WEBHOOK_DEAD_LETTER_MAX: int(1, 10_000_000, 10_000),
   /** How often each instance ends subscriptions whose expiry has passed. */
   SUBSCRIPTION_SWEEP_MS: int(50, 3_600_000, 1000),
 }).superRefine((c, ctx) => {
@@ -227,6 +252,10 @@ export const configSchema = z.object({
     // A generated key signs tokens no other instance accepts and no restart keeps; a guessed URL makes a wrong `iss`.
     if (!c.OAUTH_SIGNING_KEY_FILE) ctx.addIssue({ code: 'custom', path: ['OAUTH_SIGNING_KEY_FILE'], message: 'is required in production (or OAUTH_BUILTIN=false)' });
     if (!c.PUBLIC_URL) ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required in production (the built-in issuer\'s identifier)' });
+  }
+  if (c.NODE_ENV === 'production' && (c.REDIS_URL || c.REDIS_CLUSTER_NODES) && !c.SINK_CREDENTIALS_KEY_FILE) {
+    // A generated key dies with the process: credentials stored by it could not be read by another instance or after a restart.
+    ctx.addIssue({ code: 'custom', path: ['SINK_CREDENTIALS_KEY_FILE'], message: 'is required in production with Redis' });
   }
   if (c.NODE_ENV === 'production' && c.OAUTH_JWKS_URL && !c.OAUTH_JWKS_URL.startsWith('https://')) {
     ctx.addIssue({ code: 'custom', path: ['OAUTH_JWKS_URL'], message: 'must be https in production' });

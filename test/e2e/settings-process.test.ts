@@ -55,3 +55,14 @@ describe('settings that only make sense together, in the built service', () => {
     expect(run.stdout).not.toMatch(/listening/);
   });
 });
+
+describe('the sink credentials key file of the built service', () => {
+  it('refuses to start with a key file that holds no 32-byte key, exits non-zero and names SINK_CREDENTIALS_KEY_FILE', async () => {
+    const run = await runService({ PORT: '0', SINK_CREDENTIALS_KEY_FILE: __filename }, 10_000);
+    expect(run.killed).toBe(false);
+    expect(run.code).not.toBe(0);
+    expect(run.code).not.toBeNull();
+    expect(run.stderr).toMatch(/SINK_CREDENTIALS_KEY_FILE: must hold a 32-byte key/);
+    expect(run.stdout).not.toMatch(/listening/);
+  });
+});

@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { MemorySubscriptionStore } from '../../src/adapters/subscriptions/memory-subscription-store';
 import { RedisSubscriptionStore } from '../../src/adapters/subscriptions/redis-subscription-store';
 import { createRedisClient } from '../../src/adapters/state/redis-connection';
+import { createCredentialCipher } from '../../src/adapters/webhooks/sink-credential-cipher';
+import { SubscriptionRecord } from '../../src/domain/subscriptions/subscription';
 import { describeSubscriptionStoreContract } from '../contract/subscription-store.contract';
 import { RedisClusterProcess, startRedisCluster } from '../support/redis-cluster';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
@@ -8,6 +11,9 @@ import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 let redis: RedisProcess;
 let cluster: RedisClusterProcess;
 let seq = 0;
+const cipher = createCredentialCipher(randomBytes(32));
+/** Redis holds the credential sealed; the delivery opens it with the same key. */
+const reveal = (r: SubscriptionRecord | undefined) => (r?.credential ? { ...r, credential: cipher.open(r.credential, r.id) } : r);
 beforeAll(async () => {
   redis = await startRedis();
   cluster = await startRedisCluster();
@@ -33,13 +39,13 @@ describeSubscriptionStoreContract('memory', () => {
 describeSubscriptionStoreContract('redis', async () => {
   const client = createRedisClient({ url: redis.url, commandTimeoutMs: 1000 });
   await ready(client);
-  const store = new RedisSubscriptionStore(client, `c${++seq}:`);
-  return { store, close: () => store.close() };
+  const store = new RedisSubscriptionStore(client, `c${++seq}:`, cipher);
+  return { store, close: () => store.close(), reveal };
 });
 
 describeSubscriptionStoreContract('redis cluster', async () => {
   const client = createRedisClient({ clusterNodes: cluster.nodes, commandTimeoutMs: 1000 });
   await ready(client);
-  const store = new RedisSubscriptionStore(client, `{weird}c${++seq}:`);
-  return { store, close: () => store.close() };
+  const store = new RedisSubscriptionStore(client, `{weird}c${++seq}:`, cipher);
+  return { store, close: () => store.close(), reveal };
 });

@@ -1,3 +1,4 @@
+import { validateHeaderValue } from 'node:http';
 import fc from 'fast-check';
 import { SUBS, SWAPPED, SubsHarness, startSubsHarness } from '../support/subscriptions-harness';
 
@@ -34,6 +35,46 @@ const nearlyValid = fc.record({
   ]),
 }, { requiredKeys: [] });
 
+/** Any text, with a bias to what a header or a date parser trips on: controls, non-Latin-1, colons, leap seconds. */
+const hostileText = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.constantFrom('tok\u0100en', 'tok\u0007', 'a:b', 'x\r\nY: 1', '\u0000', 'é', '=', 'a b'),
+);
+const hostileTime = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 }),
+    fc.constantFrom('Z', '+24:00', '-23:59', '+01:60', 'z', ''))
+    .map(([y, mo, d, h, mi, s, z]) => `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}T${String(h).padStart(2, '0')}:${String(mi).padStart(2, '0')}:${String(s).padStart(2, '0')}${z}`),
+  fc.constantFrom('2099-12-31T23:59:60Z', '2099-02-30T00:00:00Z', '2099-13-01T00:00:00Z'),
+);
+
+/** Bodies valid but for the sink credential's and expiry's text: arbitrary strings there. */
+const hostileFields = fc.record({
+  credential: fc.oneof(
+    fc.record({ credentialType: fc.constant('ACCESSTOKEN'), accessToken: hostileText, accessTokenExpiresUtc: fc.oneof(hostileTime, fc.constant('2099-01-01T00:00:00Z')), accessTokenType: fc.constant('bearer') }),
+    fc.record({ credentialType: fc.constant('PLAIN'), identifier: hostileText, secret: hostileText }),
+  ),
+  expire: fc.option(hostileTime, { nil: undefined }),
+}).map(({ credential, expire }) => ({
+  protocol: 'HTTP', sink: 'http://127.0.0.1:1/x', types: [SWAPPED], sinkCredential: credential,
+  config: { subscriptionDetail: { phoneNumber: '+255712000001' }, ...(expire === undefined ? {} : { subscriptionExpireTime: expire }) },
+}));
+
+function sendable(c: Record<string, string>): boolean {
+  try {
+    if (c.credentialType === 'PLAIN') {
+      if (c.identifier.includes(':')) return false;
+      validateHeaderValue('authorization', `${c.identifier}${c.secret}`);
+    } else {
+      validateHeaderValue('authorization', `Bearer ${c.accessToken}`);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('subscriptions: hostile input never gets a 5xx', () => {
   let h: SubsHarness;
   beforeAll(async () => { h = await startSubsHarness(); });
@@ -50,6 +91,22 @@ describe('subscriptions: hostile input never gets a 5xx', () => {
       expect([201, 400, 422]).toContain(r.status);
       expect(await count()).toBe(r.status === 201 ? before + 1 : before);
     }), params());
+  });
+
+  test('when the sink credential and expiry fields hold arbitrary strings, then 201 or 400 storing nothing; a swap to all that was stored then leaves the service answering', async () => {
+    await fc.assert(fc.asyncProperty(hostileFields, async (body) => {
+      const before = await count();
+      const r = await h.call(SUBS, body, { token: h.subsToken });
+      expect([201, 400]).toContain(r.status);
+      expect(await count()).toBe(r.status === 201 ? before + 1 : before);
+      // What was accepted can be sent: a header Node takes, a Basic user that is the identifier.
+      if (r.status === 201) expect(sendable(body.sinkCredential)).toBe(true);
+    }), params());
+    // Every subscription stored above is attempted (its sink refuses connections): none may end the process.
+    expect(await h.swap('255712000001')).toBe(200);
+    await new Promise((r) => setImmediate(r));
+    expect((await fetch(`${h.url}/healthz`)).status).toBe(200);
+    expect(await count()).toBeGreaterThanOrEqual(0);
   });
 
   test('any bytes as the body: 400 INVALID_ARGUMENT or a valid answer, never 5xx', async () => {

@@ -35,3 +35,17 @@ describe('sink addresses (CONTRACT §8)', () => {
   test.each(['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '255.255.255.255', '224.0.0.1', 'not-an-ip'])(
     '%s is refused', (a) => expect(isPublicAddress(a)).toBe(false));
 });
+
+describe('sink addresses: IPv6 forms that embed an IPv4 address', () => {
+  test.each([
+    ['::7f00:1', 'IPv4-compatible loopback'], ['::127.0.0.1', 'IPv4-compatible loopback, dotted'], ['::a00:1', 'IPv4-compatible private'],
+    ['::8.8.8.8', 'IPv4-compatible (deprecated, whatever it embeds)'], ['::', 'unspecified'],
+    ['::ffff:7f00:1', 'IPv4-mapped loopback'], ['::ffff:192.168.0.1', 'IPv4-mapped private'],
+    ['2002:7f00:1::1', '6to4 of 127.0.0.1'], ['2002:a00:1::', '6to4 of 10.0.0.1'], ['2002:a9fe:a9fe::1', '6to4 of 169.254.169.254'],
+    ['64:ff9b::7f00:1', 'NAT64 of 127.0.0.1'], ['64:ff9b::10.1.2.3', 'NAT64 of 10.1.2.3'], ['64:ff9b:1::808:808', 'local-use NAT64'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo'],
+  ])('when the address is %s (%s), then it is refused', (a) => expect(isPublicAddress(a)).toBe(false));
+
+  test.each(['2002:808:808::1', '64:ff9b::808:808', '64:ff9b::8.8.4.4', '2606:4700:4700::1111'])(
+    'when the address is %s (embedding a public IPv4 address, or none), then it is public', (a) => expect(isPublicAddress(a)).toBe(true));
+});

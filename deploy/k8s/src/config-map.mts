@@ -21,6 +21,7 @@ export function configMap(): ConfigMap {
       REDIS_WAIT_REPLICAS: '1',
       PARTNERS_FILE: `${secrets.partners.mountPath}/${secrets.partners.key}`,
       OAUTH_SIGNING_KEY_FILE: `${secrets.oauthKeys.mountPath}/${secrets.oauthKeys.key}`,
+      SINK_CREDENTIALS_KEY_FILE: `${secrets.sinkCredentialsKey.mountPath}/${secrets.sinkCredentialsKey.key}`,
       // The built-in issuer's identifier (iss, and the metadata's URLs): the address partners use.
       PUBLIC_URL: 'https://verify.operator.example',
       // Each pod's own audit spool and file store (docs/audit.md); AUDIT_DATABASE_URL comes from the env Secret.

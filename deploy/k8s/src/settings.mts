@@ -27,5 +27,7 @@ export const terminationGracePeriodSeconds =
 export const secrets = {
   partners: { name: `${APP}-partners`, key: 'partners.json', mountPath: '/run/secrets/partners' },
   oauthKeys: { name: `${APP}-oauth-keys`, key: 'jwks.json', mountPath: '/run/secrets/oauth' },
+  // The key sink credentials are encrypted with in Redis (32 bytes, base64): the same for every pod.
+  sinkCredentialsKey: { name: `${APP}-sink-credentials-key`, key: 'sink-credentials.key', mountPath: '/run/secrets/sink-credentials' },
   env: { name: `${APP}-env` },
 } as const;

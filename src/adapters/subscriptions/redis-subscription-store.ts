@@ -2,6 +2,7 @@ import { UpstreamUnavailableError } from '../../domain/errors';
 import { SubscriptionStore } from '../../domain/ports/subscription-store';
 import { SubscriptionRecord } from '../../domain/subscriptions/subscription';
 import { RedisClient, closeClient } from '../state/redis-connection';
+import { CredentialCipher } from '../webhooks/sink-credential-cipher';
 
 /*
  * Subscriptions on Redis (standalone or Cluster). Keys, all under one hash tag so that a
@@ -19,7 +20,8 @@ import { RedisClient, closeClient } from '../state/redis-connection';
 export class RedisSubscriptionStore implements SubscriptionStore {
   private readonly ns: string;
 
-  constructor(private readonly client: RedisClient, keyPrefix: string) {
+  /** cipher: sink credentials are stored encrypted, and stay so until the delivery opens them. */
+  constructor(private readonly client: RedisClient, keyPrefix: string, private readonly cipher: CredentialCipher) {
     // A prefix that already holds a hash tag would decide the slot itself; keep ours.
     this.ns = `${keyPrefix.replace(/[{}]/g, '')}{subs}:`;
   }
@@ -39,7 +41,7 @@ export class RedisSubscriptionStore implements SubscriptionStore {
   add(sub: SubscriptionRecord): Promise<void> {
     return this.run(async () => {
       const m = this.client.multi()
-        .set(this.key('sub', sub.id), JSON.stringify(sub))
+        .set(this.key('sub', sub.id), JSON.stringify(sub.credential ? { ...sub, credential: this.cipher.seal(sub.credential, sub.id) } : sub))
         .sadd(this.key('phone', sub.msisdn), sub.id)
         .sadd(this.key('partner', sub.partner), sub.id);
       if (sub.expiresAtMs !== undefined) m.zadd(`${this.ns}expiry`, sub.expiresAtMs, sub.id);

@@ -5,8 +5,9 @@ import { EventDelivery } from '../../domain/ports/event-delivery';
 import { WebhookMetrics, WebhookQueueStats } from '../../domain/ports/webhook-metrics';
 import { Delivery } from '../../domain/subscriptions/subscription';
 import { Logger } from '../../observability/logger';
-import { SinkSender } from './http-sink-sender';
+import { AttemptOutcome, SinkSender } from './http-sink-sender';
 import { RetrySettings, SinkSlots, nextDelayMs } from './retry-policy';
+import { CredentialCipher } from './sink-credential-cipher';
 import { BullConnectionOptions, WEBHOOK_QUEUE, queuePrefix } from './webhook-queue';
 
 /** What a job holds: the delivery and when it was first accepted (start of the retry window). */
@@ -47,6 +48,11 @@ export interface BullDeliveryDeps {
   closeGraceMs: number;
   /** WEBHOOK_LOCK_MS: BullMQ's job lock; a stalled job (dead worker) is re-queued after it lapses. */
   lockMs: number;
+  /** Seals each job's credential (a job is stored in Redis, and kept as a dead letter); opened just before the attempt. */
+  cipher: CredentialCipher;
+  /** WEBHOOK_DEAD_LETTER_RETENTION_S and _MAX: BullMQ drops older failed jobs as later ones fail. */
+  deadLetterRetentionS: number;
+  deadLetterMax: number;
   metrics: WebhookMetrics;
   logger: Logger;
 }
@@ -114,13 +120,13 @@ export class BullDelivery implements EventDelivery {
   private async addAll(deliveries: Delivery[], acceptedMs: number): Promise<void> {
     await this.queue.addBulk(deliveries.map((d) => ({
       name: d.event.type,
-      data: { ...d, acceptedMs },
+      data: { ...this.sealed(d), acceptedMs },
       opts: {
         jobId: d.event.id,
         attempts: MAX_ATTEMPTS,
         backoff: { type: 'custom' },
         removeOnComplete: { age: 3600, count: 10_000 },
-        removeOnFail: false,
+        removeOnFail: { age: this.deps.deadLetterRetentionS, count: this.deps.deadLetterMax },
       },
     })));
   }
@@ -138,7 +144,7 @@ export class BullDelivery implements EventDelivery {
     const started = performance.now();
     let outcome;
     try {
-      outcome = await this.deps.send(job.data);
+      outcome = await this.send(job.data);
     } finally {
       this.slots.release(origin);
       this.partnerSlots.release(partner);
@@ -171,6 +177,24 @@ export class BullDelivery implements EventDelivery {
    */
   private async followUp(d: WebhookJob): Promise<void> {
     if (d.followUp) await this.addAll([d.followUp], Date.now());
+  }
+
+  /** The delivery as a job holds it: its credential sealed, and its follow-up's (same sink, same credential) too. */
+  private sealed(d: Delivery): Delivery {
+    const out: Delivery = d.credential ? { ...d, credential: this.deps.cipher.seal(d.credential, d.subscriptionId) } : { ...d };
+    if (d.followUp) out.followUp = this.sealed(d.followUp);
+    return out;
+  }
+
+  /** A credential that does not open (another key, another subscription's) can never be sent: refused, dead-lettered. */
+  private send(data: WebhookJob): Promise<AttemptOutcome> {
+    let d: Delivery;
+    try {
+      d = data.credential ? { ...data, credential: this.deps.cipher.open(data.credential, data.subscriptionId) } : data;
+    } catch {
+      return Promise.resolve('refused');
+    }
+    return this.deps.send(d);
   }
 
   private async stats(): Promise<WebhookQueueStats> {

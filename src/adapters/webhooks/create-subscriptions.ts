@@ -1,5 +1,5 @@
 import { Config, webhookPartnerConcurrency } from '../../config/config';
-import { EventDelivery } from '../../domain/ports/event-delivery';
+import { EventDelivery, SinkPolicy } from '../../domain/ports/event-delivery';
 import { PartnerRegistry } from '../../domain/ports/partners';
 import { SubscriptionStore } from '../../domain/ports/subscription-store';
 import { WebhookMetrics } from '../../domain/ports/webhook-metrics';
@@ -11,10 +11,15 @@ import { httpSinkSender } from './http-sink-sender';
 import { MemoryDelivery } from './memory-delivery';
 import { OnDemandDelivery } from './on-demand-delivery';
 import { partnerGate } from './partner-gate';
+import { sinkAddressPolicy } from './sink-address-policy';
+import { createSinkResolver } from './sink-dns';
+import { createCredentialCipher, loadCredentialKey } from './sink-credential-cipher';
 import { webhookQueueInUse } from './webhook-queue';
 
 export interface SubscriptionAdapters {
   store: SubscriptionStore;
+  /** CONTRACT §8 at creation, with the resolver deliveries use. */
+  sinks: SinkPolicy;
   delivery: EventDelivery;
   close(): Promise<void>;
 }
@@ -23,18 +28,24 @@ export interface SubscriptionAdapters {
 export function createSubscriptionAdapters(config: Config, adapterDeps: { logger: Logger; metrics: WebhookMetrics; partners: PartnerRegistry }): SubscriptionAdapters {
   const { partners, ...deps } = adapterDeps;
   const rules = { allowHttp: config.SINK_ALLOW_HTTP, allowPrivate: config.SINK_ALLOW_PRIVATE };
-  const send = partnerGate(httpSinkSender({ ...rules, timeoutMs: config.WEBHOOK_TIMEOUT_MS }), partners);
+  const resolve = createSinkResolver({ servers: config.SINK_DNS_SERVERS?.split(',') ?? [], timeoutMs: config.SINK_DNS_TIMEOUT_MS });
+  const sinks = sinkAddressPolicy(rules, resolve);
+  const send = partnerGate(httpSinkSender({ ...rules, resolve, timeoutMs: config.WEBHOOK_TIMEOUT_MS }), partners);
   const limits = {
     concurrency: config.WEBHOOK_CONCURRENCY, sinkConcurrency: config.WEBHOOK_SINK_CONCURRENCY,
     partnerConcurrency: webhookPartnerConcurrency(config),
   };
   const retry = { windowMs: config.WEBHOOK_RETRY_WINDOW_S * 1000, baseMs: config.WEBHOOK_BACKOFF_BASE_MS, maxMs: config.WEBHOOK_BACKOFF_MAX_MS };
+  const deadLetters = { deadLetterRetentionS: config.WEBHOOK_DEAD_LETTER_RETENTION_S, deadLetterMax: config.WEBHOOK_DEAD_LETTER_MAX };
+  // Read at start whatever the state, so a bad key file fails the start naming the setting.
+  const cipher = createCredentialCipher(loadCredentialKey(config.SINK_CREDENTIALS_KEY_FILE));
   let store: SubscriptionStore;
   let delivery: EventDelivery;
   if (config.REDIS_URL || config.REDIS_CLUSTER_NODES) {
     const client = createRedisClient({ url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, commandTimeoutMs: Math.max(config.REDIS_COMMAND_TIMEOUT_MS, 1000) });
     client.on('error', () => { /* reported by the state store's own client; commands fail fast as 503 */ });
-    store = new RedisSubscriptionStore(client, config.REDIS_KEY_PREFIX);
+    if (!config.SINK_CREDENTIALS_KEY_FILE) deps.logger.warn('SINK_CREDENTIALS_KEY_FILE unset: sink credentials are encrypted with a key of this process only; other instances, and this one after a restart, cannot deliver to sinks that need one');
+    store = new RedisSubscriptionStore(client, config.REDIS_KEY_PREFIX, cipher);
     delivery = new OnDemandDelivery({
       // BullMQ is required here, not at the top of the file: a service without webhook work never loads it.
       start: async () => {
@@ -42,7 +53,7 @@ export function createSubscriptionAdapters(config: Config, adapterDeps: { logger
         return new BullDelivery({
           connection: { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, keyPrefix: config.REDIS_KEY_PREFIX },
           send, retry, ...limits,
-          lockMs: config.WEBHOOK_LOCK_MS, closeGraceMs: config.WEBHOOK_TIMEOUT_MS + 2000, ...deps,
+          lockMs: config.WEBHOOK_LOCK_MS, closeGraceMs: config.WEBHOOK_TIMEOUT_MS + 2000, cipher, ...deadLetters, ...deps,
         });
       },
       queueInUse: () => webhookQueueInUse(client, config.REDIS_KEY_PREFIX),
@@ -53,10 +64,10 @@ export function createSubscriptionAdapters(config: Config, adapterDeps: { logger
     });
   } else {
     store = new MemorySubscriptionStore();
-    delivery = new MemoryDelivery({ send, retry, ...limits, ...deps });
+    delivery = new MemoryDelivery({ send, retry, ...limits, deadLetterMax: config.WEBHOOK_DEAD_LETTER_MAX, ...deps });
   }
   return {
-    store, delivery,
+    store, delivery, sinks,
     close: async () => {
       await delivery.close();
       await store.close();

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { Delivery, SinkCredential } from '../../domain/subscriptions/subscription';
 import { SinkRules, sinkLookup } from './sink-address-policy';
+import { SinkResolver } from './sink-dns';
 
 /** How one attempt ended; `delivered` is a 2xx; `withdrawn`: not sent, the partner may no longer receive events. */
 export type AttemptOutcome = 'delivered' | 'http_error' | 'redirect' | 'timeout' | 'network_error' | 'refused' | 'withdrawn';
@@ -9,6 +10,8 @@ export type AttemptOutcome = 'delivered' | 'http_error' | 'redirect' | 'timeout'
 export interface SinkSenderOptions extends SinkRules {
   /** WEBHOOK_TIMEOUT_MS: the whole attempt, connect to last byte. */
   timeoutMs: number;
+  /** The same resolver the creation check uses (c-ares, bounded). */
+  resolve: SinkResolver;
 }
 
 export type SinkSender = (d: Delivery) => Promise<AttemptOutcome>;
@@ -18,6 +21,8 @@ function authorization(c: SinkCredential | undefined): string | undefined {
   switch (c.credentialType) {
     case 'ACCESSTOKEN': return `Bearer ${c.accessToken}`;
     case 'PLAIN': return `Basic ${Buffer.from(`${c.identifier}:${c.secret}`).toString('base64')}`;
+    // The delivery adapter opens a sealed credential before the attempt; never sent sealed.
+    case 'SEALED': throw new Error('sealed credential');
     default: {
       const never: never = c;
       throw new Error(`unknown credential ${String(never)}`);
@@ -30,7 +35,7 @@ function authorization(c: SinkCredential | undefined): string | undefined {
  * redirects followed (3xx is a failure), no pooling across sinks, one deadline per attempt.
  */
 export function httpSinkSender(opts: SinkSenderOptions): SinkSender {
-  const lookup = sinkLookup(opts);
+  const lookup = sinkLookup(opts, opts.resolve);
   return (d) => new Promise<AttemptOutcome>((resolve) => {
     let url: URL;
     try { url = new URL(d.sink); } catch { resolve('refused'); return; }
@@ -42,8 +47,18 @@ export function httpSinkSender(opts: SinkSenderOptions): SinkSender {
       'content-length': Buffer.byteLength(body),
       'user-agent': 'verify-customer-webhooks',
     };
-    const auth = authorization(d.credential);
-    if (auth) headers.authorization = auth;
+    try {
+      const auth = authorization(d.credential);
+      if (auth) {
+        // A value Node refuses (ERR_INVALID_CHAR: control or non-Latin-1 characters, stored
+        // before creation checked them) can never be sent: a permanent failure, dead-lettered.
+        http.validateHeaderValue('authorization', auth);
+        headers.authorization = auth;
+      }
+    } catch {
+      resolve('refused');
+      return;
+    }
     let settled = false;
     const done = (o: AttemptOutcome) => {
       if (settled) return;
@@ -63,5 +78,7 @@ export function httpSinkSender(opts: SinkSenderOptions): SinkSender {
     }, opts.timeoutMs);
     req.once('error', (err: NodeJS.ErrnoException) => done(err.code === 'ESINKREFUSED' ? 'refused' : 'network_error'));
     req.end(body);
-  });
+    // Anything http.request throws (a header, an option) rejects this promise: a refused
+    // attempt, so no caller ever sees a rejection.
+  }).catch((): AttemptOutcome => 'refused');
 }

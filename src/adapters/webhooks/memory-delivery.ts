@@ -13,6 +13,8 @@ export interface MemoryDeliveryDeps {
   sinkConcurrency: number;
   /** WEBHOOK_PARTNER_CONCURRENCY: attempts in flight to one partner's sinks. */
   partnerConcurrency: number;
+  /** WEBHOOK_DEAD_LETTER_MAX: dead letters kept (the oldest dropped first). */
+  deadLetterMax: number;
   metrics: WebhookMetrics;
   logger: Logger;
 }
@@ -83,7 +85,8 @@ export class MemoryDelivery implements EventDelivery {
     if (this.closed) return;
     const t = setTimeout(() => {
       this.timers.delete(t);
-      void this.attempt(p);
+      // Caught, so that no attempt can end the process with an unhandled rejection.
+      this.attempt(p).catch((err: unknown) => this.deadLetter(p, 'refused', err));
     }, ms);
     this.timers.add(t);
   }
@@ -127,9 +130,7 @@ export class MemoryDelivery implements EventDelivery {
     }
     const remaining = p.acceptedMs + this.deps.retry.windowMs - Date.now();
     if (remaining <= 0 || outcome === 'refused') {
-      this.deadLetters.push(p);
-      this.deps.logger.warn({ eventId: p.d.event.id, subscriptionId: p.d.subscriptionId, outcome, attempts: p.attempts }, 'webhook dead-lettered');
-      this.finish(p, 'dead_lettered');
+      this.deadLetter(p, outcome);
       return;
     }
     this.later(p, nextDelayMs(p.attempts, this.deps.retry, remaining));
@@ -140,6 +141,17 @@ export class MemoryDelivery implements EventDelivery {
     this.pending.delete(p);
     this.deps.metrics.webhookDelivery(outcome);
     if (p.d.followUp) void this.enqueue([p.d.followUp]);
+  }
+
+  /** A permanent failure: logged (no credential), kept among the last deadLetterMax, then finished as dead-lettered. */
+  private deadLetter(p: Pending, outcome: string, err?: unknown): void {
+    if (!this.pending.has(p)) return;
+    this.deadLetters.push(p);
+    if (this.deadLetters.length > this.deps.deadLetterMax) this.deadLetters.shift();
+    // The error's code only: its message could quote a header value.
+    const reason = (err as { code?: unknown } | undefined)?.code;
+    this.deps.logger.warn({ eventId: p.d.event.id, subscriptionId: p.d.subscriptionId, outcome, attempts: p.attempts, reason }, 'webhook dead-lettered');
+    this.finish(p, 'dead_lettered');
   }
 
   close(): Promise<void> {

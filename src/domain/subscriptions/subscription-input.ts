@@ -1,5 +1,6 @@
 import { PHONE_NUMBER } from '../camara-input';
 import { BadRequestError } from '../errors';
+import { parseRfc3339 } from '../rfc3339';
 import { InvalidCredentialError, InvalidProtocolError, InvalidTokenTypeError } from './subscription-errors';
 import { ACCESS_TOKEN_END_LEAD_MS, SWAPPED, SinkCredential } from './subscription';
 
@@ -18,8 +19,11 @@ export interface SubscriptionRequest {
   maxEvents?: number;
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i;
 const MAX_TEXT = 4096;
+/** RFC 6750 §2.1 b64token (RFC 7235 token68): what may follow `Bearer `. */
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
+/** Printable Latin-1: no C0 or C1 control characters, DEL, nor anything above U+00FF. */
+const BASIC_TEXT = /^[\u0020-\u007e\u00a0-\u00ff]+$/;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -35,16 +39,11 @@ function text(body: Record<string, unknown>, name: string, at: string): string {
   return v;
 }
 
+/** An RFC 3339 date-time (the shared parser): its instant, or 400 INVALID_ARGUMENT naming the field. */
 export function parseDateTime(value: unknown, name: string): number {
-  const m = typeof value === 'string' ? RFC3339.exec(value) : null;
-  if (!m) throw new BadRequestError(`${name} must be an RFC 3339 date-time with a time zone`);
-  const [y, mo, d, h, mi, s, oh, om] = [m[1], m[2], m[3], m[4], m[5], m[6], m[9] ?? '0', m[10] ?? '0'].map(Number);
-  // Date.parse rolls 30 February over into March: check the fields themselves.
-  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth || h > 23 || mi > 59 || s > 60 || oh > 23 || om > 59) {
-    throw new BadRequestError(`${name} must be a real date-time`);
-  }
-  return Date.parse(value as string);
+  const ms = parseRfc3339(value);
+  if (ms === undefined) throw new BadRequestError(`${name} must be a real RFC 3339 date-time with a time zone`);
+  return ms;
 }
 
 function credential(value: unknown, nowMs: number): SinkCredential {
@@ -52,13 +51,22 @@ function credential(value: unknown, nowMs: number): SinkCredential {
   const type = field(value, 'credentialType');
   if (typeof type !== 'string') throw new BadRequestError('sinkCredential.credentialType is required');
   switch (type) {
-    case 'PLAIN':
-      return { credentialType: 'PLAIN', identifier: text(value, 'identifier', 'sinkCredential.'), secret: text(value, 'secret', 'sinkCredential.') };
+    case 'PLAIN': {
+      const identifier = text(value, 'identifier', 'sinkCredential.');
+      const secret = text(value, 'secret', 'sinkCredential.');
+      // Basic splits user and password at the first colon (RFC 7617 §2): a colon in the
+      // identifier would reach the sink as another user.
+      if (identifier.includes(':')) throw new BadRequestError('sinkCredential.identifier must not contain ":"');
+      if (!BASIC_TEXT.test(identifier)) throw new BadRequestError('sinkCredential.identifier must be printable Latin-1 text without control characters');
+      if (!BASIC_TEXT.test(secret)) throw new BadRequestError('sinkCredential.secret must be printable Latin-1 text without control characters');
+      return { credentialType: 'PLAIN', identifier, secret };
+    }
     case 'ACCESSTOKEN': {
       const tokenType = field(value, 'accessTokenType');
       if (tokenType !== 'bearer') throw new InvalidTokenTypeError('Only bearer token is supported');
       const accessToken = text(value, 'accessToken', 'sinkCredential.');
-      if (/[\r\n]/.test(accessToken)) throw new BadRequestError('sinkCredential.accessToken must not contain line breaks');
+      // Sent as `Bearer <token>`: a character Node refuses in a header value would fail every delivery.
+      if (!TOKEN68.test(accessToken)) throw new BadRequestError('sinkCredential.accessToken must be a bearer token68 (A-Z a-z 0-9 - . _ ~ + / then optional =)');
       const expires = field(value, 'accessTokenExpiresUtc');
       // The subscription ends, and says so with this token, a minute before it expires.
       if (parseDateTime(expires, 'sinkCredential.accessTokenExpiresUtc') <= nowMs + ACCESS_TOKEN_END_LEAD_MS) {

@@ -11,6 +11,7 @@ import { Clock } from '../ports/clock';
 import { EventDelivery, SinkPolicy } from '../ports/event-delivery';
 import { SubscriptionStore } from '../ports/subscription-store';
 import { SubscriptionNotFoundError, SubscriptionQuotaError } from './subscription-errors';
+import { parseRfc3339 } from '../rfc3339';
 import { parseSubscriptionRequest } from './subscription-input';
 import {
   ACCESS_TOKEN_END_LEAD_MS, Delivery, SubscriptionRecord, TerminationReason, endedEvent, endedEventId, expiryReasonOf,
@@ -70,7 +71,7 @@ export class SubscriptionService {
     if (req.maxEvents !== undefined) sub.maxEvents = req.maxEvents;
     if (req.credential?.credentialType === 'ACCESSTOKEN') {
       // The token ends the subscription if it runs out first, announced while it still works.
-      const tokenEndMs = Math.max(now, Date.parse(req.credential.accessTokenExpiresUtc) - ACCESS_TOKEN_END_LEAD_MS);
+      const tokenEndMs = Math.max(now, (parseRfc3339(req.credential.accessTokenExpiresUtc) ?? now) - ACCESS_TOKEN_END_LEAD_MS);
       if (sub.expiresAtMs === undefined || tokenEndMs < sub.expiresAtMs) {
         sub.expiresAtMs = tokenEndMs;
         sub.expiryReason = 'ACCESS_TOKEN_EXPIRED';

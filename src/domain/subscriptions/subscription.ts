@@ -8,7 +8,14 @@ export type EventType = typeof SWAPPED | typeof SUBSCRIPTION_ENDED;
 /** How the service authenticates to the partner's sink; never shown back to the partner. */
 export type SinkCredential =
   | { credentialType: 'PLAIN'; identifier: string; secret: string }
-  | { credentialType: 'ACCESSTOKEN'; accessToken: string; accessTokenExpiresUtc: string; accessTokenType: 'bearer' };
+  | { credentialType: 'ACCESSTOKEN'; accessToken: string; accessTokenExpiresUtc: string; accessTokenType: 'bearer' }
+  | SealedCredential;
+
+/**
+ * A credential as stored at rest (Redis, queued deliveries): encrypted by the adapter that
+ * stored it, opened only by the delivery adapter just before the attempt.
+ */
+export interface SealedCredential { credentialType: 'SEALED'; sealed: string }
 
 /** The reasons this service ends a subscription (the spec's TerminationReason, those that apply). */
 export type TerminationReason = 'SUBSCRIPTION_EXPIRED' | 'ACCESS_TOKEN_EXPIRED' | 'MAX_EVENTS_REACHED' | 'SUBSCRIPTION_DELETED';

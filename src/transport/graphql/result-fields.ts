@@ -1,5 +1,6 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { OffsetDateTimeFormatter } from '../../domain/offset-date-time';
+import { parseRfc3339 } from '../../domain/rfc3339';
 import { KycResult, SimSwapResult } from '../../domain/results';
 import { PaymentType } from '../../domain/ports/upstreams';
 import { ContractType, Kyc, SimSwap } from './generated/resolvers-types';
@@ -33,11 +34,9 @@ export function simSwapFields(r: SimSwapResult, msisdnRaw: string): SimSwap {
   };
 }
 
-const OFFSET_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
-
 function parseDateTime(value: unknown): Date {
-  const ms = typeof value === 'string' && OFFSET_DATE_TIME.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) throw new GraphQLError('DateTime must be an ISO 8601 date-time with an offset, e.g. 2026-11-20T11:15:00+03:00');
+  const ms = parseRfc3339(value);
+  if (ms === undefined) throw new GraphQLError('DateTime must be an ISO 8601 date-time with an offset, e.g. 2026-11-20T11:15:00+03:00');
   return new Date(ms);
 }
 
