@@ -187,11 +187,20 @@ export class FallbackStateStore implements StateStore {
       try {
         return await this.guard(op());
       } catch (err) {
-        if (!this.shared.isUnavailable(err)) throw err;
+        if (!this.unavailable(err)) {
+          // A bug, not an outage: it surfaces (the error handler logs it with its cause, 500)
+          // and the store stays on Redis, so no bug can hide behind the fallback.
+          this.deps.metrics.stateStoreFailure('command_error');
+          throw err;
+        }
         this.markDown(err);
       }
     }
     return fallback();
+  }
+
+  private unavailable(err: unknown): boolean {
+    return err instanceof DeadlineError || this.shared.isUnavailable(err);
   }
 
   /**
@@ -250,7 +259,7 @@ export class FallbackStateStore implements StateStore {
       if (!this.up) this.markUp();
       if (this.journal.size > 0) await this.drain();
     } catch (err) {
-      if (this.shared.isUnavailable(err)) {
+      if (this.unavailable(err)) {
         if (!this.up) this.deps.logger.debug({ err: (err as Error).message }, 'Redis still unavailable');
         this.markDown(err);
       } else {
