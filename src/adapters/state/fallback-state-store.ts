@@ -5,6 +5,7 @@ import {
   Admission, AdmissionControl, AdmissionRequest, Cache, CacheEntry, CacheRead, RateDecision, RateLimit, RateLimiter, StateStore, StoreMode, TxnClaim, TxnStore,
 } from '../../domain/ports/state-store';
 import { Logger } from '../../observability/logger';
+import { MemoryStateStore } from './memory-state-store';
 import type { ConnectionEvent } from './redis-connection';
 import { OutageJournal } from './redis-outage-journal';
 
@@ -30,7 +31,13 @@ export interface FallbackDeps {
   commandTimeoutMs: number;
   /** How often the backend is checked, while up (to notice a silent loss) and while down. */
   probeIntervalMs: number;
+  /** Queued cache evictions kept for Redis at most (the oldest are dropped past it). */
   maxJournalEntries: number;
+  /**
+   * Heap that txn_ids may take in degraded mode (memory records and journal, estimated); past
+   * it, or past the memory store's entry cap, new txn_ids are refused (docs/redis.md).
+   */
+  maxDegradedTxnBytes: number;
 }
 
 class DeadlineError extends Error {
@@ -61,11 +68,12 @@ export class FallbackStateStore implements StateStore {
   private closed = false;
   private readonly journal: OutageJournal;
   private readonly timer: NodeJS.Timeout;
+  private fullReported = false;
 
-  constructor(private readonly shared: SharedBackend, private readonly memory: StateStore, private readonly deps: FallbackDeps) {
+  constructor(private readonly shared: SharedBackend, private readonly memory: MemoryStateStore, private readonly deps: FallbackDeps) {
     let overflowLogged = false;
-    this.journal = new OutageJournal(deps.maxJournalEntries, () => {
-      if (!overflowLogged) deps.logger.warn('outage journal full: oldest entries dropped, they will not reach Redis');
+    this.journal = new OutageJournal(memory.txns, deps.maxJournalEntries, () => {
+      if (!overflowLogged) deps.logger.warn('outage journal full: oldest queued evictions dropped, they will not reach Redis');
       overflowLogged = true;
     });
     this.cache = this.fallbackCache();
@@ -143,16 +151,18 @@ export class FallbackStateStore implements StateStore {
         await settled(key);
         return shared.txns.claim(key, fingerprint, ttlS);
       }, async () => {
+        this.refuseWhenFull(key);
         const claim = await memory.txns.claim(key, fingerprint, ttlS);
-        if (claim.status === 'claimed') journal.claimed(key, fingerprint, ttlS, now());
+        if (claim.status === 'claimed') journal.claimed(key);
         return claim;
       }),
       complete: (key: string, fingerprint: string, outcome: string, ttlS: number): Promise<void> => this.route(async () => {
         await settled(key);
         await shared.txns.complete(key, fingerprint, outcome, ttlS);
       }, async () => {
+        // Never refused: the answer is already given, and forgetting it would allow a duplicate.
         await memory.txns.complete(key, fingerprint, outcome, ttlS);
-        journal.completed(key, fingerprint, outcome, ttlS, now());
+        journal.completed(key);
       }),
       release: (key: string, fingerprint: string): Promise<void> => this.route(async () => {
         await settled(key);
@@ -172,13 +182,32 @@ export class FallbackStateStore implements StateStore {
         if (req.txn && journal.hasTxn(req.txn.key)) await journal.settleTxn(req.txn.key, shared.txns, now());
         return shared.admission.admit(req);
       }, async () => {
+        // Before the rate limit: a refused request is not charged.
+        if (req.txn) this.refuseWhenFull(req.txn.key);
         const admission = await memory.admission.admit(req);
-        if (req.txn && admission.status === 'admitted' && admission.claim?.status === 'claimed') {
-          journal.claimed(req.txn.key, req.txn.fingerprint, req.txn.ttlS, now());
-        }
+        if (req.txn && admission.status === 'admitted' && admission.claim?.status === 'claimed') journal.claimed(req.txn.key);
         return admission;
       }),
     };
+  }
+
+  /**
+   * Degraded mode's memory bound. A new txn_id past the budget is refused (9999/503, retried
+   * by the partner once Redis is back) rather than stored by evicting an older one: an evicted
+   * txn_id that was answered could be answered a second time. A txn_id already held still gets
+   * its replay or 409.
+   */
+  private refuseWhenFull(key: string): void {
+    const txns = this.memory.txns;
+    if (txns.peek(key)) return;
+    if (!txns.full && txns.bytes + this.journal.bytes < this.deps.maxDegradedTxnBytes) return;
+    this.deps.metrics.stateStoreFailure('degraded_full');
+    if (!this.fullReported) {
+      this.fullReported = true;
+      this.deps.logger.error({ entries: txns.size, bytes: txns.bytes + this.journal.bytes, maxBytes: this.deps.maxDegradedTxnBytes },
+        'degraded mode memory for txn_ids full: new txn_ids refused (503) until Redis is back');
+    }
+    throw new UpstreamUnavailableError('state store unavailable; retry later', 1);
   }
 
   /** Runs op on the shared store while it is up; on unavailability degrades and runs the fallback. */
@@ -305,6 +334,7 @@ export class FallbackStateStore implements StateStore {
     }
     const outageMs = this.deps.clock.nowMs() - this.degradedSinceMs;
     this.degradedSinceMs = undefined;
+    this.fullReported = false;
     this.deps.logger.info({ store: 'redis', outageMs, journal: this.journal.size }, 'Redis reachable again: state back on Redis');
   }
 }
