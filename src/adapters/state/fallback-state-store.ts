@@ -5,6 +5,7 @@ import {
   Admission, AdmissionControl, AdmissionRequest, Cache, CacheEntry, CacheRead, RateDecision, RateLimit, RateLimiter, StateStore, StoreMode, TxnClaim, TxnStore,
 } from '../../domain/ports/state-store';
 import { Logger } from '../../observability/logger';
+import { DegradedTxnBudget } from './degraded-txn-budget';
 import { MemoryStateStore } from './memory-state-store';
 import type { ConnectionEvent } from './redis-connection';
 import { OutageJournal } from './redis-outage-journal';
@@ -68,7 +69,7 @@ export class FallbackStateStore implements StateStore {
   private closed = false;
   private readonly journal: OutageJournal;
   private readonly timer: NodeJS.Timeout;
-  private fullReported = false;
+  private readonly budget: DegradedTxnBudget;
 
   constructor(private readonly shared: SharedBackend, private readonly memory: MemoryStateStore, private readonly deps: FallbackDeps) {
     let overflowLogged = false;
@@ -76,6 +77,7 @@ export class FallbackStateStore implements StateStore {
       if (!overflowLogged) deps.logger.warn('outage journal full: oldest queued evictions dropped, they will not reach Redis');
       overflowLogged = true;
     });
+    this.budget = new DegradedTxnBudget(memory.txns, this.journal, deps.maxDegradedTxnBytes, deps);
     this.cache = this.fallbackCache();
     this.txns = this.fallbackTxns();
     this.rateLimiter = {
@@ -151,7 +153,7 @@ export class FallbackStateStore implements StateStore {
         await settled(key);
         return shared.txns.claim(key, fingerprint, ttlS);
       }, async () => {
-        this.refuseWhenFull(key);
+        this.budget.admitNew(key);
         const claim = await memory.txns.claim(key, fingerprint, ttlS);
         if (claim.status === 'claimed') journal.claimed(key);
         return claim;
@@ -183,31 +185,12 @@ export class FallbackStateStore implements StateStore {
         return shared.admission.admit(req);
       }, async () => {
         // Before the rate limit: a refused request is not charged.
-        if (req.txn) this.refuseWhenFull(req.txn.key);
+        if (req.txn) this.budget.admitNew(req.txn.key);
         const admission = await memory.admission.admit(req);
         if (req.txn && admission.status === 'admitted' && admission.claim?.status === 'claimed') journal.claimed(req.txn.key);
         return admission;
       }),
     };
-  }
-
-  /**
-   * Degraded mode's memory bound. A new txn_id past the budget is refused (9999/503, retried
-   * by the partner once Redis is back) rather than stored by evicting an older one: an evicted
-   * txn_id that was answered could be answered a second time. A txn_id already held still gets
-   * its replay or 409.
-   */
-  private refuseWhenFull(key: string): void {
-    const txns = this.memory.txns;
-    if (txns.peek(key)) return;
-    if (!txns.full && txns.bytes + this.journal.bytes < this.deps.maxDegradedTxnBytes) return;
-    this.deps.metrics.stateStoreFailure('degraded_full');
-    if (!this.fullReported) {
-      this.fullReported = true;
-      this.deps.logger.error({ entries: txns.size, bytes: txns.bytes + this.journal.bytes, maxBytes: this.deps.maxDegradedTxnBytes },
-        'degraded mode memory for txn_ids full: new txn_ids refused (503) until Redis is back');
-    }
-    throw new UpstreamUnavailableError('state store unavailable; retry later', 1);
   }
 
   /** Runs op on the shared store while it is up; on unavailability degrades and runs the fallback. */
@@ -334,7 +317,7 @@ export class FallbackStateStore implements StateStore {
     }
     const outageMs = this.deps.clock.nowMs() - this.degradedSinceMs;
     this.degradedSinceMs = undefined;
-    this.fullReported = false;
+    this.budget.outageOver();
     this.deps.logger.info({ store: 'redis', outageMs, journal: this.journal.size }, 'Redis reachable again: state back on Redis');
   }
 }
