@@ -63,7 +63,7 @@ describe('REST when the HLR answers 404 that is not the upstream contract\'s "no
     front.set(wrong());
     const r = await kyc('255712000001');
     expect(r.status).toBe(503);
-    expect(r.body).toEqual({ code: '9999', desc: stringMatching(/^Unexpected system Error: hlr /) });
+    expect(r.body).toEqual({ code: '9999', desc: stringMatching(/^Unexpected system Error: hlr (answered HTTP 404 without the contract's not-a-subscriber body)$/) });
 
     hlrOk();
     const fixed = await kyc('255712000001');

@@ -116,7 +116,7 @@ export class HttpUpstream<T> {
       const res = await this.http.get(path, { signal: AbortSignal.timeout(this.opts.timeoutMs) });
       if (res.status === 404) {
         if (!isNotASubscriber(res.headers['content-type'], res.data, msisdn)) {
-          throw new CallFailure('error', 'answered HTTP 404 that is not the contract\'s "not a subscriber"');
+          throw new CallFailure('error', 'answered HTTP 404 without the contract\'s not-a-subscriber body');
         }
         outcome = 'not_found';
         return null;
