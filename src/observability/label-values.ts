@@ -1,6 +1,6 @@
 import { OPERATIONS } from '../domain/operation';
 import {
-  AuthFailureReason, AuthInterface, BreakerState, CacheOutcome, ReplicationWaitOutcome, TxnOutcome, UpstreamOutcome,
+  AuthFailureReason, AuthInterface, BreakerState, CacheOutcome, ReplicationWaitOutcome, StateStoreFailure, TxnOutcome, UpstreamOutcome,
 } from '../domain/ports/metrics';
 import { StoreMode } from '../domain/ports/state-store';
 import { UpstreamName } from '../domain/ports/upstreams';
@@ -30,4 +30,5 @@ export const LABELS = {
   breakerState: keys<BreakerState>({ closed: true, open: true, half_open: true }),
   storeMode: keys<StoreMode>({ memory: true, redis: true, degraded: true }),
   replicationWait: keys<ReplicationWaitOutcome>({ acked: true, short: true, skipped: true }),
+  stateStoreFailure: keys<StateStoreFailure>({ command_error: true, degraded_full: true }),
 } as const;

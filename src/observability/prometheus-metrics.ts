@@ -1,7 +1,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { Operation } from '../domain/operation';
 import {
-  AuthFailureReason, AuthInterface, BreakerState, CacheOutcome, Metrics, ReplicationWaitOutcome, TxnOutcome, UpstreamOutcome,
+  AuthFailureReason, AuthInterface, BreakerState, CacheOutcome, Metrics, ReplicationWaitOutcome, StateStoreFailure, TxnOutcome,
+  UpstreamOutcome,
 } from '../domain/ports/metrics';
 import { StoreMode } from '../domain/ports/state-store';
 import { UpstreamName } from '../domain/ports/upstreams';
@@ -57,6 +58,7 @@ export class PrometheusMetrics implements Metrics {
   private readonly breakerTransitions: Counter<'upstream' | 'state'>;
   private readonly store: Gauge<'mode'>;
   private readonly replicationWaits: Counter<'outcome'>;
+  private readonly storeFailures: Counter<'outcome'>;
   /** Upstreams whose breaker has reported once: their first report is the initial state, not a change. */
   private readonly breakersSeen = new Set<UpstreamName>();
   private storeModeSource?: () => StoreMode;
@@ -77,6 +79,12 @@ export class PrometheusMetrics implements Metrics {
     this.replicationWaits = new Counter({
       name: 'verify_redis_replication_waits_total',
       help: 'txn_id writes with REDIS_WAIT_REPLICAS: acked by enough replicas, short (fewer within REDIS_WAIT_TIMEOUT_MS), skipped (no WAIT: one on the same connection was short within the last second).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.storeFailures = new Counter({
+      name: 'verify_state_store_failures_total',
+      help: 'State store calls that failed without an outage: command_error (a bug, answered 500; the store stays on Redis), degraded_full (a new txn_id refused with 503: degraded memory budget full).',
       labelNames: ['outcome'],
       registers,
     });
@@ -133,6 +141,10 @@ export class PrometheusMetrics implements Metrics {
     this.replicationWaits.inc({ outcome });
   }
 
+  stateStoreFailure(kind: StateStoreFailure): void {
+    this.storeFailures.inc({ outcome: kind });
+  }
+
   /** Reads the store's mode at every scrape instead of relying on each change being reported. */
   trackStoreMode(source: () => StoreMode): void {
     this.storeModeSource = source;
@@ -158,6 +170,7 @@ export class PrometheusMetrics implements Metrics {
     }
     for (const outcome of LABELS.txnOutcome) this.txns.inc({ outcome }, 0);
     for (const outcome of LABELS.replicationWait) this.replicationWaits.inc({ outcome }, 0);
+    for (const outcome of LABELS.stateStoreFailure) this.storeFailures.inc({ outcome }, 0);
     for (const iface of LABELS.authInterface) {
       for (const reason of LABELS.authReason) this.authFailures.inc({ interface: iface, reason }, 0);
     }

@@ -63,7 +63,9 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
     const s = lookup(msisdn);
     const answer = (): void => {
       if (fails) return send(res, 503, { error: 'injected fault' });
-      if (!s) return send(res, 404, { error: 'not found' });
+      // The contract's "not a subscriber": JSON naming the number asked, so that a client can
+      // tell it from any other 404 (a wrong path, a proxy's page): docs/decisions.md.
+      if (!s) return send(res, 404, { error: 'not_found', msisdn });
       if (system === 'hlr') return send(res, 200, { msisdn: s.msisdn, status: s.status, paymentType: s.paymentType, activatedAt: s.activatedAt });
       send(res, 200, { msisdn: s.msisdn, iccid: s.iccid, lastSimSwapAt: s.lastSimSwapAt, simActivatedAt: s.simActivatedAt });
     };

@@ -66,9 +66,14 @@ describe('simulator serving the demo fixture', () => {
     expect((await get('/sim/subscribers/255712000007/sim')).body?.lastSimSwapAt).toBe('2026-08-22T08:15:00Z');
   });
 
-  it('answers 404 on both systems for a number that is not a subscriber', async () => {
-    expect(await get('/hlr/subscribers/255712999999')).toMatchObject({ status: 404, body: { error: 'not found' } });
-    expect(await get('/sim/subscribers/255712999999/sim')).toMatchObject({ status: 404, body: { error: 'not found' } });
+  it('answers 404 on both systems for a number that is not a subscriber, naming the number asked', async () => {
+    expect(await get('/hlr/subscribers/255712999999')).toMatchObject({ status: 404, body: { error: 'not_found', msisdn: '255712999999' } });
+    expect(await get('/sim/subscribers/255712999999/sim')).toMatchObject({ status: 404, body: { error: 'not_found', msisdn: '255712999999' } });
+  });
+
+  it('when a route is unknown, then its 404 names no number, so a client cannot take it for "not a subscriber"', async () => {
+    expect(await get('/hrl/subscribers/255712999999')).toMatchObject({ status: 404, body: { error: 'not found' } });
+    expect((await get('/hlr/subscribers/255712999999/x')).body).not.toHaveProperty('msisdn');
   });
 
   it('answers 404 for unknown routes and methods without counting them as upstream calls', async () => {

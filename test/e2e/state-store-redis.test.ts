@@ -2,7 +2,10 @@ import { Redis } from 'ioredis';
 import { createStateStore } from '../../src/adapters/state/create-state-store';
 import { loadConfig } from '../../src/config/config';
 import { systemClock } from '../../src/domain/ports/clock';
-import { noopMetrics } from '../../src/domain/ports/metrics';
+import { FallbackStateStore } from '../../src/adapters/state/fallback-state-store';
+import { MemoryStateStore } from '../../src/adapters/state/memory-state-store';
+import { RedisStateStore } from '../../src/adapters/state/redis-state-store';
+import { Metrics, noopMetrics, StateStoreFailure } from '../../src/domain/ports/metrics';
 import { StateStore } from '../../src/domain/ports/state-store';
 import { createLogger } from '../../src/observability/logger';
 import { describeStateStoreContract, waitForMode } from '../contract/state-store.contract';
@@ -81,5 +84,48 @@ describe('standalone Redis key layout', () => {
   it('reads a cache value it cannot decode as a miss', async () => {
     await raw.set('lay:c:kyc:255712000009', 'garbage-without-separator', 'EX', 60);
     expect(await store.cache.get('kyc:255712000009')).toEqual({ entry: null, version: 'garbage-without-separator' });
+  });
+});
+
+describe('a programming error inside a Redis adapter', () => {
+  let redisStore: RedisStateStore;
+  let store: FallbackStateStore;
+  const failures: StateStoreFailure[] = [];
+  beforeAll(async () => {
+    const metrics: Metrics = { ...noopMetrics, stateStoreFailure: (kind) => { failures.push(kind); } };
+    redisStore = new RedisStateStore({ url: redis.url, commandTimeoutMs: 500, keyPrefix: 'bug:', clock: systemClock });
+    const memory = new MemoryStateStore({ clock: systemClock, maxCacheEntries: 100, maxTxnEntries: 100 });
+    store = new FallbackStateStore(redisStore, memory, {
+      clock: systemClock, logger: createLogger('silent'), metrics, commandTimeoutMs: 500, probeIntervalMs: 1000, maxJournalEntries: 100, maxDegradedTxnBytes: 1_000_000,
+    });
+    await waitForMode(store, 'redis');
+  });
+  afterAll(() => store.close());
+
+  it('when an adapter method throws a TypeError, then the error surfaces, is counted, and the store stays on Redis', async () => {
+    const bug = new TypeError("Cannot read properties of undefined (reading 'fingerprint')");
+    const claim = jest.spyOn(redisStore.txns, 'claim').mockRejectedValueOnce(bug);
+    try {
+      await expect(store.txns.claim('demo-key:B1', 'kyc|0712000001|', 60)).rejects.toBe(bug);
+    } finally {
+      claim.mockRestore();
+    }
+    expect(store.mode()).toBe('redis');
+    expect(failures).toEqual(['command_error']);
+    // The next call goes to Redis, not to process memory.
+    expect(await store.txns.claim('demo-key:B1', 'kyc|0712000001|', 60)).toEqual({ status: 'claimed' });
+    expect(await redisStore.txns.claim('demo-key:B1', 'kyc|0712000001|', 60)).toEqual({ status: 'in-flight', fingerprint: 'kyc|0712000001|' });
+  });
+
+  it('when a cache read throws synchronously with a TypeError, then it surfaces and the store stays on Redis', async () => {
+    const get = jest.spyOn(redisStore.cache, 'get').mockImplementationOnce(() => {
+      throw new TypeError('x.split is not a function');
+    });
+    try {
+      await expect(store.cache.get('kyc:255712000011')).rejects.toThrow(TypeError);
+    } finally {
+      get.mockRestore();
+    }
+    expect(store.mode()).toBe('redis');
   });
 });

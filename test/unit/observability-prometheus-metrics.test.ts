@@ -104,7 +104,7 @@ describe('PrometheusMetrics', () => {
     m.request('sim_swap', 'rest', '11111', 404, 0.01);
     const allowed = new Set(['operation', 'interface', 'code', 'status', 'outcome', 'reason', 'upstream', 'state', 'mode', 'le']);
     const metrics = await m.registry.getMetricsAsJSON();
-    expect(metrics.length).toBe(16);
+    expect(metrics.length).toBe(17);
     for (const { values } of metrics) {
       for (const v of values) for (const label of Object.keys(v.labels)) expect(allowed).toContain(label);
     }

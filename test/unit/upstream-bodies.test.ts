@@ -1,4 +1,5 @@
 import { parseHlrBody } from '../../src/adapters/upstream/hlr-http-client';
+import { isNotASubscriber } from '../../src/adapters/upstream/http-upstream';
 import { parseSimBody } from '../../src/adapters/upstream/sim-http-client';
 
 describe('upstream body parsing: anything off-contract is a fault, never a fact', () => {
@@ -34,5 +35,25 @@ describe('upstream body parsing: anything off-contract is a fault, never a fact'
   it.each([null, {}, { lastSimSwapAt: 'yesterday' }, { lastSimSwapAt: 12 }, { lastSimSwapAt: '2026-11-20' },
     { lastSimSwapAt: null, simActivatedAt: 'soon' }, { lastSimSwapAt: null, simActivatedAt: true }])('rejects the SIM body %p', (b) => {
     expect(() => parseSimBody(b)).toThrow();
+  });
+});
+
+describe('isNotASubscriber (which 404 means "not a subscriber")', () => {
+  const asked = '255712000001';
+  it.each<{ what: string; type: unknown; body: unknown; expected: boolean }>([
+    { what: 'the simulator\'s JSON naming the number', type: 'application/json', body: { error: 'not_found', msisdn: asked }, expected: true },
+    { what: 'JSON with a charset naming the number', type: 'application/json; charset=utf-8', body: { msisdn: asked }, expected: true },
+    { what: 'a +json type naming the number', type: 'application/problem+json', body: { msisdn: asked }, expected: true },
+    { what: 'an HTML page', type: 'text/html', body: '<html>404</html>', expected: false },
+    { what: 'an HTML type around a JSON-looking body', type: 'text/html', body: { msisdn: asked }, expected: false },
+    { what: 'no content type', type: undefined, body: { msisdn: asked }, expected: false },
+    { what: 'an empty body', type: 'application/json', body: '', expected: false },
+    { what: 'JSON of another shape', type: 'application/json', body: { error: 'not found' }, expected: false },
+    { what: 'JSON naming another number', type: 'application/json', body: { msisdn: '255712000002' }, expected: false },
+    { what: 'a JSON array', type: 'application/json', body: [asked], expected: false },
+    { what: 'JSON null', type: 'application/json', body: null, expected: false },
+    { what: 'a look-alike type', type: 'application/jsonx', body: { msisdn: asked }, expected: false },
+  ])('when a 404 is $what, then "not a subscriber" is $expected', ({ type, body, expected }) => {
+    expect(isNotASubscriber(type, body, asked)).toBe(expected);
   });
 });

@@ -56,5 +56,11 @@ export function partnerPanels(): Builder<Panel>[] {
       unit: 'ops',
       targets: [{ expr: `sum by (outcome) (rate(verify_redis_replication_waits_total${sel()}[$__rate_interval]))`, legend: '{{outcome}}' }],
     }),
+    series({
+      title: 'State store failures that are not outages',
+      description: 'command_error: a Redis command or adapter failed with a bug (a TypeError, a WRONGTYPE): answered 500, the store stays on Redis instead of hiding the bug behind the fallback. degraded_full: during an outage, a new txn_id refused with 503 because the memory budget for degraded mode is full (docs/redis.md). Both should be 0.',
+      unit: 'ops',
+      targets: [{ expr: `sum by (outcome) (rate(verify_state_store_failures_total${sel()}[$__rate_interval]))`, legend: '{{outcome}}' }],
+    }),
   ];
 }

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { Config } from '../../config/config';
 import { Clock } from '../../domain/ports/clock';
 import { Metrics } from '../../domain/ports/metrics';
@@ -15,6 +16,19 @@ export interface StateStoreDeps {
 
 /** While Redis is up, how often it is confirmed; while down, how often it is tried again. */
 const PROBE_INTERVAL_MS = 1000;
+
+/*
+ * The share of the V8 heap limit (--max-old-space-size; 384 MB in the Kubernetes manifest)
+ * that txn_ids may take while Redis is down. Derived rather than set: it follows the heap the
+ * pod is given, and the rest of the heap (requests in flight, the upstream agents, BullMQ, the
+ * audit buffer, the garbage collector's headroom) keeps 60 %. Numbers in docs/redis.md.
+ */
+const DEGRADED_TXN_HEAP_SHARE = 0.4;
+
+/** The byte budget for txn_ids in degraded mode: 40 % of this process's heap limit. */
+export function degradedTxnBudgetBytes(heapSizeLimit = getHeapStatistics().heap_size_limit): number {
+  return Math.floor(heapSizeLimit * DEGRADED_TXN_HEAP_SHARE);
+}
 
 /**
  * The state store the config asks for: process memory when neither REDIS_URL nor
@@ -53,5 +67,6 @@ export function createStateStore(config: Config, deps: StateStoreDeps): StateSto
     commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
     probeIntervalMs: PROBE_INTERVAL_MS,
     maxJournalEntries: config.MEMORY_TXN_MAX_ENTRIES,
+    maxDegradedTxnBytes: degradedTxnBudgetBytes(),
   });
 }

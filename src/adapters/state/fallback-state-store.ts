@@ -5,6 +5,8 @@ import {
   Admission, AdmissionControl, AdmissionRequest, Cache, CacheEntry, CacheRead, RateDecision, RateLimit, RateLimiter, StateStore, StoreMode, TxnClaim, TxnStore,
 } from '../../domain/ports/state-store';
 import { Logger } from '../../observability/logger';
+import { DegradedTxnBudget } from './degraded-txn-budget';
+import { MemoryStateStore } from './memory-state-store';
 import type { ConnectionEvent } from './redis-connection';
 import { OutageJournal } from './redis-outage-journal';
 
@@ -30,7 +32,13 @@ export interface FallbackDeps {
   commandTimeoutMs: number;
   /** How often the backend is checked, while up (to notice a silent loss) and while down. */
   probeIntervalMs: number;
+  /** Queued cache evictions kept for Redis at most (the oldest are dropped past it). */
   maxJournalEntries: number;
+  /**
+   * Heap that txn_ids may take in degraded mode (memory records and journal, estimated); past
+   * it, or past the memory store's entry cap, new txn_ids are refused (docs/redis.md).
+   */
+  maxDegradedTxnBytes: number;
 }
 
 class DeadlineError extends Error {
@@ -61,13 +69,15 @@ export class FallbackStateStore implements StateStore {
   private closed = false;
   private readonly journal: OutageJournal;
   private readonly timer: NodeJS.Timeout;
+  private readonly budget: DegradedTxnBudget;
 
-  constructor(private readonly shared: SharedBackend, private readonly memory: StateStore, private readonly deps: FallbackDeps) {
+  constructor(private readonly shared: SharedBackend, private readonly memory: MemoryStateStore, private readonly deps: FallbackDeps) {
     let overflowLogged = false;
-    this.journal = new OutageJournal(deps.maxJournalEntries, () => {
-      if (!overflowLogged) deps.logger.warn('outage journal full: oldest entries dropped, they will not reach Redis');
+    this.journal = new OutageJournal(memory.txns, deps.maxJournalEntries, () => {
+      if (!overflowLogged) deps.logger.warn('outage journal full: oldest queued evictions dropped, they will not reach Redis');
       overflowLogged = true;
     });
+    this.budget = new DegradedTxnBudget(memory.txns, this.journal, deps.maxDegradedTxnBytes, deps);
     this.cache = this.fallbackCache();
     this.txns = this.fallbackTxns();
     this.rateLimiter = {
@@ -143,16 +153,18 @@ export class FallbackStateStore implements StateStore {
         await settled(key);
         return shared.txns.claim(key, fingerprint, ttlS);
       }, async () => {
+        this.budget.admitNew(key);
         const claim = await memory.txns.claim(key, fingerprint, ttlS);
-        if (claim.status === 'claimed') journal.claimed(key, fingerprint, ttlS, now());
+        if (claim.status === 'claimed') journal.claimed(key);
         return claim;
       }),
       complete: (key: string, fingerprint: string, outcome: string, ttlS: number): Promise<void> => this.route(async () => {
         await settled(key);
         await shared.txns.complete(key, fingerprint, outcome, ttlS);
       }, async () => {
+        // Never refused: the answer is already given, and forgetting it would allow a duplicate.
         await memory.txns.complete(key, fingerprint, outcome, ttlS);
-        journal.completed(key, fingerprint, outcome, ttlS, now());
+        journal.completed(key);
       }),
       release: (key: string, fingerprint: string): Promise<void> => this.route(async () => {
         await settled(key);
@@ -172,10 +184,10 @@ export class FallbackStateStore implements StateStore {
         if (req.txn && journal.hasTxn(req.txn.key)) await journal.settleTxn(req.txn.key, shared.txns, now());
         return shared.admission.admit(req);
       }, async () => {
+        // Before the rate limit: a refused request is not charged.
+        if (req.txn) this.budget.admitNew(req.txn.key);
         const admission = await memory.admission.admit(req);
-        if (req.txn && admission.status === 'admitted' && admission.claim?.status === 'claimed') {
-          journal.claimed(req.txn.key, req.txn.fingerprint, req.txn.ttlS, now());
-        }
+        if (req.txn && admission.status === 'admitted' && admission.claim?.status === 'claimed') journal.claimed(req.txn.key);
         return admission;
       }),
     };
@@ -187,11 +199,20 @@ export class FallbackStateStore implements StateStore {
       try {
         return await this.guard(op());
       } catch (err) {
-        if (!this.shared.isUnavailable(err)) throw err;
+        if (!this.unavailable(err)) {
+          // A bug, not an outage: it surfaces (the error handler logs it with its cause, 500)
+          // and the store stays on Redis, so no bug can hide behind the fallback.
+          this.deps.metrics.stateStoreFailure('command_error');
+          throw err;
+        }
         this.markDown(err);
       }
     }
     return fallback();
+  }
+
+  private unavailable(err: unknown): boolean {
+    return err instanceof DeadlineError || this.shared.isUnavailable(err);
   }
 
   /**
@@ -250,7 +271,7 @@ export class FallbackStateStore implements StateStore {
       if (!this.up) this.markUp();
       if (this.journal.size > 0) await this.drain();
     } catch (err) {
-      if (this.shared.isUnavailable(err)) {
+      if (this.unavailable(err)) {
         if (!this.up) this.deps.logger.debug({ err: (err as Error).message }, 'Redis still unavailable');
         this.markDown(err);
       } else {
@@ -296,6 +317,7 @@ export class FallbackStateStore implements StateStore {
     }
     const outageMs = this.deps.clock.nowMs() - this.degradedSinceMs;
     this.degradedSinceMs = undefined;
+    this.budget.outageOver();
     this.deps.logger.info({ store: 'redis', outageMs, journal: this.journal.size }, 'Redis reachable again: state back on Redis');
   }
 }

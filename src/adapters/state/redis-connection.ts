@@ -1,5 +1,6 @@
 import { Cluster, Redis } from 'ioredis';
 import { defineStateScripts } from './redis-scripts';
+import { RedisUnavailableError } from './redis-unavailable';
 
 /** A standalone client or a cluster client: every command the store sends touches one key, so both serve. */
 export type RedisClient = Redis | Cluster;
@@ -95,17 +96,17 @@ export async function probe(client: RedisClient): Promise<void> {
     await client.ping();
     return;
   }
-  if (client.status !== 'ready') throw new Error(`cluster is ${client.status}`);
+  if (client.status !== 'ready') throw new RedisUnavailableError(`cluster is ${client.status}`);
   // The pool still holds a master lost to failover until the slots are read again; asking it
   // would fail every probe after a failover, so the probe reads the topology first.
   await new Promise<void>((resolve, reject) => client.refreshSlotsCache((err) => (err ? reject(err) : resolve())));
   const masters = client.nodes('master');
-  if (masters.length === 0) throw new Error('cluster has no reachable master');
+  if (masters.length === 0) throw new RedisUnavailableError('cluster has no reachable master');
   const infos = await Promise.all(masters.map(async (m) => {
     await m.ping();
     return m.cluster('INFO');
   }));
-  if (!infos.every((i) => /cluster_state:ok/.test(String(i)))) throw new Error('cluster_state is not ok');
+  if (!infos.every((i) => /cluster_state:ok/.test(String(i)))) throw new RedisUnavailableError('cluster_state is not ok');
 }
 
 /** Ends the connection; a polite QUIT first, a cut when the server is gone. */

@@ -1,15 +1,34 @@
 import { Cache, TxnStore } from '../../domain/ports/state-store';
+import type { TxnRecord } from './memory-txn-store';
 
-/** The last thing done to a txn_id in memory while Redis was away; replaying it is idempotent. */
+/** What a txn_id's entry replays; claims and answers are read from the memory store. */
 type TxnEntry =
   | { op: 'claim'; fingerprint: string; expiresAtMs: number }
   | { op: 'complete'; fingerprint: string; outcome: string; expiresAtMs: number }
   | { op: 'release'; fingerprint: string; expiresAtMs: number };
 
+/** A release: the one thing the memory store cannot show, since it deletes the claim. */
+interface Release {
+  fingerprint: string;
+  expiresAtMs: number;
+}
+
+/** Where the journal reads claims and answers made during the outage (MemoryTxnStore). */
+export interface TxnSource {
+  peek(key: string): TxnRecord | undefined;
+}
+
 // A release may undo a claim made on Redis before the outage, whose TTL we no longer know:
 // keep it as long as the longest in-flight TTL the config allows (TXN_IN_FLIGHT_TTL_S ≤ 3600).
 const RELEASE_KEEP_MS = 3_600_000;
 const BATCH = 256;
+/*
+ * Estimated heap of one journaled txn_id (a Map entry keyed by the memory store's own key
+ * string, a small integer: 24 bytes, up to twice that while the table has just doubled) and
+ * of one release (its object on top).
+ */
+export const JOURNAL_KEY_BYTES = 56;
+const RELEASE_BYTES = 100;
 
 export interface ReplayTarget {
   cache: Cache;
@@ -21,32 +40,43 @@ export interface ReplayTarget {
  * that a txn_id used during the outage stays used (a replay, or 409) on every instance
  * afterwards, and a SIM-swap eviction that could not reach Redis still happens.
  *
+ * For a txn_id the journal keeps only its key: the claim or answer itself is read from the
+ * memory store when it is replayed, so each record is held once (a second copy doubled
+ * degraded mode's memory). Releases, which delete the memory record, are kept here.
+ *
  * Replays go through the same scripts as live traffic: a claim is SET NX, a completion only
  * lands on a record of the same fingerprint. Where another instance wrote the same txn_id to
- * Redis meanwhile, Redis wins. Bounded: past maxEntries the oldest entries are dropped.
+ * Redis meanwhile, Redis wins. txn_ids are bounded by the fallback's memory budget (it refuses
+ * new ones when full); evictions by maxEvictions, past which the oldest are dropped.
  */
 export class OutageJournal {
-  private readonly txns = new Map<string, TxnEntry>();
+  /** Journaled txn_ids, each with the sequence number of its last change. */
+  private readonly txns = new Map<string, number>();
+  private readonly releases = new Map<string, Release>();
   private readonly evictions = new Set<string>();
+  private seq = 0;
+  private releaseBytes = 0;
 
-  constructor(private readonly maxEntries: number, private readonly onOverflow: () => void) {}
+  constructor(private readonly source: TxnSource, private readonly maxEvictions: number, private readonly onOverflow: () => void) {}
 
-  claimed(key: string, fingerprint: string, ttlS: number, nowMs: number): void {
-    this.put(key, { op: 'claim', fingerprint, expiresAtMs: nowMs + ttlS * 1000 });
+  claimed(key: string): void {
+    this.touch(key);
   }
 
-  completed(key: string, fingerprint: string, outcome: string, ttlS: number, nowMs: number): void {
-    this.put(key, { op: 'complete', fingerprint, outcome, expiresAtMs: nowMs + ttlS * 1000 });
+  completed(key: string): void {
+    this.touch(key);
   }
 
   released(key: string, fingerprint: string, nowMs: number): void {
-    this.put(key, { op: 'release', fingerprint, expiresAtMs: nowMs + RELEASE_KEEP_MS });
+    this.touch(key);
+    this.releases.set(key, { fingerprint, expiresAtMs: nowMs + RELEASE_KEEP_MS });
+    this.releaseBytes += RELEASE_BYTES + key.length + fingerprint.length;
   }
 
   evicted(keys: readonly string[]): void {
     for (const k of keys) {
       this.evictions.add(k);
-      if (this.evictions.size > this.maxEntries) {
+      if (this.evictions.size > this.maxEvictions) {
         this.evictions.delete(this.evictions.values().next().value as string);
         this.onOverflow();
       }
@@ -55,11 +85,18 @@ export class OutageJournal {
 
   clear(): void {
     this.txns.clear();
+    this.releases.clear();
+    this.releaseBytes = 0;
     this.evictions.clear();
   }
 
   get size(): number {
     return this.txns.size + this.evictions.size;
+  }
+
+  /** Estimated heap the journal holds for txn_ids (evictions, few and short, are not counted). */
+  get bytes(): number {
+    return this.txns.size * JOURNAL_KEY_BYTES + this.releaseBytes;
   }
 
   /** True while an eviction of this cache key has not reached Redis yet. */
@@ -81,12 +118,15 @@ export class OutageJournal {
 
   /** Writes one txn_id's entry (before live traffic touches the txn_id on Redis). */
   async settleTxn(key: string, txns: TxnStore, nowMs: number): Promise<void> {
-    const e = this.txns.get(key);
-    if (!e) return;
-    const ttlS = (e.expiresAtMs - nowMs) / 1000;
-    if (ttlS > 0) await this.apply(txns, key, e, ttlS);
-    // An entry replaced while this one was written stays for the next pass.
-    if (this.txns.get(key) === e) this.txns.delete(key);
+    const seq = this.txns.get(key);
+    if (seq === undefined) return;
+    const e = this.entryOf(key, nowMs);
+    if (e) await this.apply(txns, key, e, (e.expiresAtMs - nowMs) / 1000);
+    // A txn_id changed while this was written stays for the next pass.
+    if (this.txns.get(key) === seq) {
+      this.txns.delete(key);
+      this.dropRelease(key);
+    }
   }
 
   /**
@@ -126,13 +166,31 @@ export class OutageJournal {
     }
   }
 
-  private put(key: string, e: TxnEntry): void {
-    // Re-inserting keeps Map order oldest-first, which is the order overflow drops in.
-    this.txns.delete(key);
-    this.txns.set(key, e);
-    if (this.txns.size > this.maxEntries) {
-      this.txns.delete(this.txns.keys().next().value as string);
-      this.onOverflow();
+  /** The latest thing done to the txn_id, still worth writing; undefined once it has expired. */
+  private entryOf(key: string, nowMs: number): TxnEntry | undefined {
+    const rec = this.source.peek(key);
+    if (rec) {
+      return rec.outcome === undefined
+        ? { op: 'claim', fingerprint: rec.fingerprint, expiresAtMs: rec.expiresAtMs }
+        : { op: 'complete', fingerprint: rec.fingerprint, outcome: rec.outcome, expiresAtMs: rec.expiresAtMs };
     }
+    const rel = this.releases.get(key);
+    return rel && rel.expiresAtMs > nowMs ? { op: 'release', ...rel } : undefined;
+  }
+
+  private touch(key: string): void {
+    // Re-inserting keeps Map order oldest-first. A claim or answer after a release supersedes it.
+    this.txns.delete(key);
+    // Kept a small integer (no heap number per entry); equality only has to see a change.
+    this.seq = (this.seq + 1) & 0x3fffffff;
+    this.txns.set(key, this.seq);
+    this.dropRelease(key);
+  }
+
+  private dropRelease(key: string): void {
+    const rel = this.releases.get(key);
+    if (!rel) return;
+    this.releases.delete(key);
+    this.releaseBytes -= RELEASE_BYTES + key.length + rel.fingerprint.length;
   }
 }

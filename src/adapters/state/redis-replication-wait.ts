@@ -3,6 +3,7 @@ import { Cluster } from 'ioredis';
 import { Clock } from '../../domain/ports/clock';
 import { ReplicationWaitOutcome } from '../../domain/ports/metrics';
 import { RedisClient } from './redis-connection';
+import { RedisUnavailableError } from './redis-unavailable';
 
 export interface ReplicationWaitOptions {
   /** Replicas that must hold a txn_id write before it counts (REDIS_WAIT_REPLICAS). */
@@ -93,7 +94,7 @@ export class ReplicationWait {
     group.inFlight = true;
     client.pipeline().exists(key).wait(this.opts.replicas, this.opts.timeoutMs).exec().then((replies) => {
       const waited = replies?.[1];
-      if (!waited) throw new Error('Redis pipeline was discarded');
+      if (!waited) throw new RedisUnavailableError('Redis pipeline was discarded');
       if (waited[0]) throw waited[0];
       const acked = Number(waited[1]) >= this.opts.replicas;
       if (!acked) group.skipUntilMs = this.clock.nowMs() + SHORT_WAIT_BACKOFF_MS;

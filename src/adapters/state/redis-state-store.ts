@@ -6,6 +6,7 @@ import { ConnectionEvent, RedisClient, RedisConnectionOptions, closeClient, crea
 import { RedisRateLimiter } from './redis-rate-limiter';
 import { ReplicationWait, ReplicationWaitOptions } from './redis-replication-wait';
 import { RedisTxnStore } from './redis-txn-store';
+import { isRedisUnavailable } from './redis-unavailable';
 
 export interface RedisStateStoreOptions extends RedisConnectionOptions {
   /** Prepended to every key (REDIS_KEY_PREFIX), so services can share a Redis. */
@@ -13,21 +14,6 @@ export interface RedisStateStoreOptions extends RedisConnectionOptions {
   clock: Clock;
   /** WAIT for replicas after every txn_id write (REDIS_WAIT_REPLICAS > 0); absent: no WAIT. */
   replicationWait?: ReplicationWaitOptions;
-}
-
-/*
- * Replies that mean "this Redis cannot serve right now", as opposed to a bug in a command:
- * a cluster without a majority or mid-failover, a replica answering a write, a server still
- * loading its data or out of memory. Every error that is not a reply at all (connection
- * refused or closed, command timeout, offline client) is unavailability too.
- */
-const UNAVAILABLE_REPLY = /^(CLUSTERDOWN|TRYAGAIN|LOADING|MASTERDOWN|READONLY|BUSY|OOM|NOREPLICAS)\b/;
-
-/** True when err says Redis is unreachable or not serving; false for a genuine command error. */
-export function isRedisUnavailable(err: unknown): boolean {
-  if (!(err instanceof Error)) return true;
-  if (err.name !== 'ReplyError') return true;
-  return UNAVAILABLE_REPLY.test(err.message);
 }
 
 /**

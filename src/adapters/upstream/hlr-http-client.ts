@@ -30,6 +30,6 @@ export class HlrHttpClient implements HlrClient {
   }
 
   lookup(msisdn: string): Promise<HlrRecord | null> {
-    return this.upstream.get(`/subscribers/${encodeURIComponent(msisdn)}`);
+    return this.upstream.get(`/subscribers/${encodeURIComponent(msisdn)}`, msisdn);
   }
 }

@@ -23,7 +23,7 @@ export interface HttpUpstreamOptions<T> {
   logger?: Logger;
 }
 
-/** Why a call failed; a breaker failure in every case (404 is an answer, not a failure). */
+/** Why a call failed; a breaker failure in every case (the contract's 404 is an answer, not a failure). */
 class CallFailure extends Error {
   /** The system's error code when the connection failed (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED...). */
   readonly code: string | undefined;
@@ -43,14 +43,30 @@ function codeOf(err: unknown): string | undefined {
   return undefined;
 }
 
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
+/**
+ * "Not a subscriber" (CONTRACT §3 says only "404"): a 404 with a JSON Content-Type whose body
+ * is a JSON object naming the number asked in `msisdn`, as the simulator answers
+ * `{"error":"not_found","msisdn":"…"}` (docs/decisions.md). Any other 404 (an HTML page from an
+ * ingress default backend, an empty body, a gateway's or a wrong path's JSON 404) says nothing
+ * about the subscriber: believing it would turn every KYC into a cached all-false answer.
+ */
+export function isNotASubscriber(contentType: unknown, body: unknown, msisdn: string): boolean {
+  if (typeof contentType !== 'string' || !JSON_TYPE.test(contentType)) return false;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  return (body as { msisdn?: unknown }).msisdn === msisdn;
+}
+
 /**
  * A GET-a-JSON-record upstream (CONTRACT §3) behind its own circuit breaker. Each call has
- * a hard deadline that aborts the request; 5xx, timeouts, connection errors and unreadable
- * bodies count against the breaker; 404 resolves to null ("not a subscriber").
+ * a hard deadline that aborts the request; 5xx, timeouts, connection errors, unreadable
+ * bodies and any 404 but the contract's count against the breaker; the contract's 404
+ * (isNotASubscriber) resolves to null ("not a subscriber").
  */
 export class HttpUpstream<T> {
   private readonly http: AxiosInstance;
-  private readonly breaker: CircuitBreaker<[string], T | null>;
+  private readonly breaker: CircuitBreaker<[string, string], T | null>;
   private readonly retryAfterS: number;
   private lastFailure: CallFailure | undefined;
 
@@ -64,7 +80,7 @@ export class HttpUpstream<T> {
       maxContentLength: 64 * 1024,
       headers: { accept: 'application/json' },
     });
-    this.breaker = new CircuitBreaker((path: string) => this.call(path), {
+    this.breaker = new CircuitBreaker((path: string, msisdn: string) => this.call(path, msisdn), {
       timeout: false, // the call's own AbortSignal is the deadline; it really cancels the request
       errorThresholdPercentage: opts.breaker.errorThresholdPercentage,
       volumeThreshold: opts.breaker.volumeThreshold,
@@ -84,10 +100,10 @@ export class HttpUpstream<T> {
     opts.metrics.breakerState(opts.name, 'closed');
   }
 
-  /** GETs the path; the record, null for 404, or UpstreamUnavailableError. */
-  async get(path: string): Promise<T | null> {
+  /** GETs the path; the record, null for the contract's 404 about msisdn, or UpstreamUnavailableError. */
+  async get(path: string, msisdn: string): Promise<T | null> {
     try {
-      return await this.breaker.fire(path);
+      return await this.breaker.fire(path, msisdn);
     } catch (err) {
       if (err instanceof CallFailure) {
         throw new UpstreamUnavailableError(`${this.opts.name} ${err.message}`, 1);
@@ -119,13 +135,16 @@ export class HttpUpstream<T> {
     return new CallFailure('error', 'unreachable', err);
   }
 
-  private async call(path: string): Promise<T | null> {
+  private async call(path: string, msisdn: string): Promise<T | null> {
     const started = process.hrtime.bigint();
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     let outcome: UpstreamOutcome = 'error';
     try {
       const res = await this.http.get(path, { signal: AbortSignal.timeout(this.opts.timeoutMs) });
       if (res.status === 404) {
+        if (!isNotASubscriber(res.headers['content-type'], res.data, msisdn)) {
+          throw new CallFailure('error', 'answered HTTP 404 without the contract\'s not-a-subscriber body');
+        }
         outcome = 'not_found';
         return null;
       }

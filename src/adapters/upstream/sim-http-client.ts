@@ -24,6 +24,6 @@ export class SimHttpClient implements SimClient {
   }
 
   lookup(msisdn: string): Promise<SimRecord | null> {
-    return this.upstream.get(`/subscribers/${encodeURIComponent(msisdn)}/sim`);
+    return this.upstream.get(`/subscribers/${encodeURIComponent(msisdn)}/sim`, msisdn);
   }
 }

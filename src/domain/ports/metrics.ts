@@ -13,6 +13,12 @@ export type BreakerState = 'closed' | 'open' | 'half_open';
  * (short), or no WAIT was sent because one on the same connection was just short (skipped).
  */
 export type ReplicationWaitOutcome = 'acked' | 'short' | 'skipped';
+/**
+ * A state store call that failed without being an outage: a command or programming error
+ * surfaced as a 500 (command_error), or a new txn_id refused with 503 because degraded mode's
+ * memory budget is full (degraded_full).
+ */
+export type StateStoreFailure = 'command_error' | 'degraded_full';
 
 /** What the domain and adapters report; the Prometheus module implements it. Labels are bounded sets. */
 export interface Metrics {
@@ -24,8 +30,9 @@ export interface Metrics {
   breakerState(upstream: UpstreamName, state: BreakerState): void;
   storeMode(mode: 'memory' | 'redis' | 'degraded'): void;
   replicationWait(outcome: ReplicationWaitOutcome): void;
+  stateStoreFailure(kind: StateStoreFailure): void;
 }
 
 export const noopMetrics: Metrics = {
-  cache() {}, txn() {}, authFailure() {}, rateLimited() {}, upstreamCall() {}, breakerState() {}, storeMode() {}, replicationWait() {},
+  cache() {}, txn() {}, authFailure() {}, rateLimited() {}, upstreamCall() {}, breakerState() {}, storeMode() {}, replicationWait() {}, stateStoreFailure() {},
 };
