@@ -1,10 +1,12 @@
 /**
  * The simulated customer-records system's identity record (CONTRACT §11): the fields carry the
- * names of CAMARA KYC Match's request, so the service compares like with like.
+ * names of CAMARA KYC Match's request (kyc-match.yaml 0.4.0), in its order, so the service
+ * compares like with like. Kept apart from the service's own list: the simulator stands in for
+ * another company's system and must not move when the service's code does.
  */
 export const IDENTITY_FIELDS = [
   'idDocument', 'idDocumentType', 'idDocumentExpiryDate',
-  'name', 'givenName', 'familyName', 'middleNames', 'familyNameAtBirth', 'nameKanaHankaku', 'nameKanaZenkaku',
+  'name', 'givenName', 'familyName', 'nameKanaHankaku', 'nameKanaZenkaku', 'middleNames', 'familyNameAtBirth',
   'address', 'streetName', 'streetNumber', 'postalCode', 'region', 'locality', 'country', 'houseNumberExtension',
   'birthdate', 'email', 'gender', 'cityOfBirth', 'countryOfBirth', 'nationality',
 ] as const;

@@ -48,8 +48,8 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
   const counts: Record<SystemName, number> = { hlr: 0, sim: 0, crm: 0 };
   const timers = new Set<NodeJS.Timeout>();
 
-  const lookup = (msisdn: string): SimSubscriber | null =>
-    store.get(msisdn) ?? (opts.synthetic ? syntheticSubscriber(msisdn, startedAt) : null);
+  const lookup = (msisdn: string, system: SystemName): SimSubscriber | null =>
+    store.get(msisdn) ?? (opts.synthetic ? syntheticSubscriber(msisdn, startedAt, system === 'crm') : null);
 
   function upstream(system: SystemName, msisdn: string, req: IncomingMessage, res: ServerResponse): void {
     counts[system]++;
@@ -61,7 +61,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
     const fails = fault.nextCallFails();
     // Read when the call arrives, answered after the latency: as a real system's answer, it can
     // be overtaken by a change (a swap) while it travels back.
-    const found = lookup(msisdn);
+    const found = lookup(msisdn, system);
     // Customer records hold no record for a subscriber without one: the same 404 as an unknown number.
     const s = system === 'crm' && found?.identity === undefined ? null : found;
     const answer = (): void => {

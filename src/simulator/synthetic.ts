@@ -63,8 +63,12 @@ function draw(hash: number, k: number): number {
   return (x ^ (x >>> 16)) >>> 0;
 }
 
-/** Deterministic subscriber for `msisdn`, or null for "not a subscriber" (and for malformed numbers). */
-export function syntheticSubscriber(msisdn: string, startedAt: Date): SimSubscriber | null {
+/**
+ * Deterministic subscriber for `msisdn`, or null for "not a subscriber" (and for malformed numbers).
+ * The identity record is built only with `withIdentity` (the CRM route): it costs twice what the
+ * rest does, and HLR and SIM calls, the bulk of a benchmark, never show it.
+ */
+export function syntheticSubscriber(msisdn: string, startedAt: Date, withIdentity = false): SimSubscriber | null {
   if (!MSISDN_PATTERN.test(msisdn)) return null;
   const h = fnv1a(msisdn);
   const r = SYNTHETIC_RATES;
@@ -84,7 +88,7 @@ export function syntheticSubscriber(msisdn: string, startedAt: Date): SimSubscri
   const tenureDays = r.minTenureDays + (draw(h, 7) % (r.maxTenureDays - r.minTenureDays + 1));
   const activatedMs = startedAt.getTime() - tenureDays * DAY_MS;
   const activatedAt = toRfc3339Seconds(activatedMs);
-  const identity = draw(h, 12) / TWO_POW_32 < r.identity ? syntheticIdentity((k) => draw(h, k)) : undefined;
+  const identity = withIdentity && draw(h, 12) / TWO_POW_32 < r.identity ? syntheticIdentity((k) => draw(h, k)) : undefined;
   return {
     msisdn, status, paymentType, iccid, lastSimSwapAt, activatedAt, simActivatedAt: lastSimSwapAt ?? activatedAt,
     ...syntheticDevice(h, activatedMs, startedAt),

@@ -207,7 +207,7 @@ describe('simulator in synthetic mode, fraud and identity facts', () => {
   });
 
   it('when numbers are drawn over a range, then device, forwarding and identity facts come at the documented shares and in a possible order', async () => {
-    const subs = Array.from({ length: 20_000 }, (_, i) => syntheticSubscriber(String(255780000000 + i), startedAt)).filter((s) => s !== null);
+    const subs = Array.from({ length: 20_000 }, (_, i) => syntheticSubscriber(String(255780000000 + i), startedAt, true)).filter((s) => s !== null);
     const share = (pred: (s: (typeof subs)[number]) => boolean) => subs.filter(pred).length / subs.length;
     const within = (v: number, target: number) => expect(Math.abs(v - target)).toBeLessThan(target * 0.15);
     within(share((s) => s.deviceFirstSeenAt === null), SYNTHETIC_RATES.neverInDevice);
