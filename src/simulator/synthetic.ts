@@ -118,7 +118,7 @@ function syntheticForwarding(h: number): CallForwardingService[] {
   const u = draw(h, 13) / TWO_POW_32;
   if (u < r.forwardingUnconditional) return ['unconditional'];
   if (u >= r.forwardingUnconditional + r.forwardingConditional) return [];
-  // Bits 1..7 of the draw pick a non-empty subset of the three conditional services.
+  // A value 1..7: its three bits pick a non-empty subset of the three conditional services.
   const bits = 1 + (draw(h, 14) % 7);
   return CALL_FORWARDING_SERVICES.slice(1).filter((_, i) => (bits >> i) & 1);
 }
