@@ -8,7 +8,7 @@ export interface Fault {
   down: boolean;
 }
 
-export const SYSTEMS = ['hlr', 'sim'] as const;
+export const SYSTEMS = ['hlr', 'sim', 'crm'] as const;
 export type SystemName = (typeof SYSTEMS)[number];
 
 export const NO_FAULT: Readonly<Fault> = Object.freeze({ latencyMs: 0, errorRate: 0, down: false });

@@ -62,8 +62,9 @@ async function main(): Promise<void> {
   } catch (err) {
     return fail(new Error(`cannot listen on ${env.host}:${env.port}: ${(err as Error).message}`));
   }
-  // stdout carries exactly this line so scripts can `eval`/grep it for the service's env.
-  process.stdout.write(`HLR_URL=${url}/hlr SIM_URL=${url}/sim\n`);
+  // stdout carries exactly this line so scripts can `eval`/grep it for the service's env;
+  // CRM_URL comes last so that readers of the older two-variable line still match it.
+  process.stdout.write(`HLR_URL=${url}/hlr SIM_URL=${url}/sim CRM_URL=${url}/crm\n`);
   process.stderr.write(
     `simulator: ${subscribers.length} subscribers from ${env.fixtures}, synthetic ${env.synthetic ? 'on' : 'off'}\n`,
   );

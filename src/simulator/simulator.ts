@@ -1,6 +1,6 @@
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { Fault, FaultState, isSystemName, parseFaultPatch, SystemName } from './faults';
+import { Fault, FaultState, isSystemName, parseFaultPatch, SYSTEMS, SystemName } from './faults';
 import { parseSubscriber, SimSubscriber, SubscriberInput } from './subscriber';
 import { syntheticSubscriber } from './synthetic';
 
@@ -31,8 +31,9 @@ const ADMIN_BODY_LIMIT = 64 * 1024;
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /**
- * HLR under /hlr and SIM management under /sim, on bare node:http because benchmarks drive
- * it hard and a framework's per-request cost would show up in the service's numbers.
+ * HLR under /hlr, SIM management under /sim and customer records under /crm, on bare
+ * node:http because benchmarks drive it hard and a framework's per-request cost would show up
+ * in the service's numbers.
  */
 export function createSimulator(opts: SimulatorOptions): Simulator {
   const startedAt = opts.startedAt ?? new Date();
@@ -43,12 +44,12 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
     if (before?.lastSimSwapAt != null && Date.parse(before.lastSimSwapAt) >= Date.parse(after.lastSimSwapAt)) return;
     opts.onSwap(after.msisdn);
   };
-  const faults: Record<SystemName, FaultState> = { hlr: new FaultState(), sim: new FaultState() };
-  const counts: Record<SystemName, number> = { hlr: 0, sim: 0 };
+  const faults: Record<SystemName, FaultState> = { hlr: new FaultState(), sim: new FaultState(), crm: new FaultState() };
+  const counts: Record<SystemName, number> = { hlr: 0, sim: 0, crm: 0 };
   const timers = new Set<NodeJS.Timeout>();
 
-  const lookup = (msisdn: string): SimSubscriber | null =>
-    store.get(msisdn) ?? (opts.synthetic ? syntheticSubscriber(msisdn, startedAt) : null);
+  const lookup = (msisdn: string, system: SystemName): SimSubscriber | null =>
+    store.get(msisdn) ?? (opts.synthetic ? syntheticSubscriber(msisdn, startedAt, system === 'crm') : null);
 
   function upstream(system: SystemName, msisdn: string, req: IncomingMessage, res: ServerResponse): void {
     counts[system]++;
@@ -60,14 +61,15 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
     const fails = fault.nextCallFails();
     // Read when the call arrives, answered after the latency: as a real system's answer, it can
     // be overtaken by a change (a swap) while it travels back.
-    const s = lookup(msisdn);
+    const found = lookup(msisdn, system);
+    // Customer records hold no record for a subscriber without one: the same 404 as an unknown number.
+    const s = system === 'crm' && found?.identity === undefined ? null : found;
     const answer = (): void => {
       if (fails) return send(res, 503, { error: 'injected fault' });
       // The contract's "not a subscriber": JSON naming the number asked, so that a client can
       // tell it from any other 404 (a wrong path, a proxy's page): docs/decisions.md.
       if (!s) return send(res, 404, { error: 'not_found', msisdn });
-      if (system === 'hlr') return send(res, 200, { msisdn: s.msisdn, status: s.status, paymentType: s.paymentType, activatedAt: s.activatedAt });
-      send(res, 200, { msisdn: s.msisdn, iccid: s.iccid, lastSimSwapAt: s.lastSimSwapAt, simActivatedAt: s.simActivatedAt });
+      send(res, 200, answerBody(system, s));
     };
     if (fault.latencyMs === 0) return answer();
     const timer = setTimeout(() => {
@@ -121,6 +123,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
     if (method === 'GET' && msisdn !== null && parts[2] === 'subscribers') {
       if (parts[1] === 'hlr' && parts.length === 4) return upstream('hlr', msisdn, req, res);
       if (parts[1] === 'sim' && parts.length === 5 && parts[4] === 'sim') return upstream('sim', msisdn, req, res);
+      if (parts[1] === 'crm' && parts.length === 5 && parts[4] === 'identity') return upstream('crm', msisdn, req, res);
     }
     if (parts[1] === '__admin') {
       admin(method, parts.map(safeDecode).map((p) => p ?? ''), req, res).catch(() => send(res, 500, { error: 'internal error' }));
@@ -141,12 +144,10 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
   server.headersTimeout = 66_000;
 
   function resetFaults(): void {
-    faults.hlr.reset();
-    faults.sim.reset();
+    for (const f of Object.values(faults)) f.reset();
   }
   function resetCalls(): void {
-    counts.hlr = 0;
-    counts.sim = 0;
+    for (const system of SYSTEMS) counts[system] = 0;
   }
 
   return {
@@ -180,6 +181,28 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
     setFault: (system, f) => faults[system].apply(f),
     resetFaults,
   };
+}
+
+/** A found subscriber as each system tells it; the HLR leaves out the optional facts it does not know. */
+function answerBody(system: SystemName, s: SimSubscriber): Record<string, unknown> {
+  switch (system) {
+    case 'hlr':
+      return {
+        msisdn: s.msisdn, status: s.status, paymentType: s.paymentType, activatedAt: s.activatedAt,
+        ...(s.deviceFirstSeenAt === undefined ? {} : { deviceFirstSeenAt: s.deviceFirstSeenAt }),
+        ...(s.deviceChangedAt === undefined ? {} : { deviceChangedAt: s.deviceChangedAt }),
+        ...(s.callForwarding === undefined ? {} : { callForwarding: s.callForwarding }),
+      };
+    case 'sim':
+      return { msisdn: s.msisdn, iccid: s.iccid, lastSimSwapAt: s.lastSimSwapAt, simActivatedAt: s.simActivatedAt };
+    case 'crm':
+      // msisdn as in the other two systems' bodies, so a client can tell the record is the one asked for.
+      return { msisdn: s.msisdn, ...s.identity };
+    default: {
+      const never: never = system;
+      throw new Error(`unknown system ${String(never)}`);
+    }
+  }
 }
 
 function send(res: ServerResponse, status: number, body?: unknown): void {

@@ -1,4 +1,6 @@
-/** One subscriber as the simulated HLR and SIM-management systems know it. */
+import { IdentityRecord, parseIdentity } from './identity';
+
+/** One subscriber as the simulated HLR, SIM-management and customer-records systems know it. */
 export interface SimSubscriber {
   /** Normalised international form, digits only (e.g. 255712000001). */
   msisdn: string;
@@ -11,6 +13,14 @@ export interface SimSubscriber {
   activatedAt: string | null;
   /** SIM management: when the current SIM was activated, RFC 3339, or null (unknown). */
   simActivatedAt: string | null;
+  /** HLR: first time the number was used in a device, RFC 3339; null = never; absent = unknown. */
+  deviceFirstSeenAt?: string | null;
+  /** HLR: latest change of device (IMEI), RFC 3339; null = never changed; absent = unknown. */
+  deviceChangedAt?: string | null;
+  /** HLR: the active call-forwarding services; empty = none; absent = unknown. */
+  callForwarding?: CallForwardingService[];
+  /** Customer records: the verified identity; absent = no record (CRM answers 404). */
+  identity?: IdentityRecord;
 }
 
 /** What a fixture or an upsert may give: the tenure fields are optional (derived or unknown when absent). */
@@ -22,13 +32,18 @@ export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
 export const PAYMENT_TYPES = ['prepaid', 'postpaid', 'business'] as const;
 export type PaymentType = (typeof PAYMENT_TYPES)[number];
 
+/** In this order in every answer, so a list compares equal however a fixture wrote it. */
+export const CALL_FORWARDING_SERVICES = ['unconditional', 'conditional_busy', 'conditional_not_reachable', 'conditional_no_answer'] as const;
+export type CallForwardingService = (typeof CALL_FORWARDING_SERVICES)[number];
+
 /** E.164 without the `+`: the upstreams only ever see the normalised form, so anything else is a test bug. */
 export const MSISDN_PATTERN = /^[1-9][0-9]{5,14}$/;
 const ICCID_PATTERN = /^[0-9]{18,22}$/;
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
 const RELATIVE = /^now-(\d{1,7})([mhd])$/;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-const FIELDS = new Set(['msisdn', 'status', 'paymentType', 'iccid', 'lastSimSwapAt', 'activatedAt', 'simActivatedAt']);
+const FIELDS = new Set(['msisdn', 'status', 'paymentType', 'iccid', 'lastSimSwapAt', 'activatedAt', 'simActivatedAt',
+  'deviceFirstSeenAt', 'deviceChangedAt', 'callForwarding', 'identity']);
 
 export interface ParseOptions {
   /** Reference time for the relative `now-<N><unit>` form; without it only RFC 3339 is accepted. */
@@ -72,7 +87,42 @@ export function parseSubscriber(raw: unknown, opts: ParseOptions = {}): SimSubsc
   const simActivatedAt = r.simActivatedAt === undefined
     ? lastSimSwapAt ?? activatedAt
     : parseTime(r.simActivatedAt, `${where}.simActivatedAt`, opts.now);
-  return { msisdn, status, paymentType, iccid, lastSimSwapAt, activatedAt, simActivatedAt };
+  const device = parseDevice(r, where, opts.now);
+  const callForwarding = r.callForwarding === undefined ? undefined : parseCallForwarding(r.callForwarding, `${where}.callForwarding`);
+  const identity = r.identity === undefined || r.identity === null ? undefined : parseIdentity(r.identity, `${where}.identity`);
+  // Optional facts stay absent (not null) when unknown: the HLR then leaves them out of its body.
+  return {
+    msisdn, status, paymentType, iccid, lastSimSwapAt, activatedAt, simActivatedAt, ...device,
+    ...(callForwarding === undefined ? {} : { callForwarding }),
+    ...(identity === undefined ? {} : { identity }),
+  };
+}
+
+/** deviceFirstSeenAt and deviceChangedAt, each kept absent when absent; a change before the first use is refused. */
+function parseDevice(r: Record<string, unknown>, where: string, now: Date | undefined): Pick<SimSubscriber, 'deviceFirstSeenAt' | 'deviceChangedAt'> {
+  const out: Pick<SimSubscriber, 'deviceFirstSeenAt' | 'deviceChangedAt'> = {};
+  if (r.deviceFirstSeenAt !== undefined) out.deviceFirstSeenAt = parseTime(r.deviceFirstSeenAt, `${where}.deviceFirstSeenAt`, now);
+  if (r.deviceChangedAt !== undefined) out.deviceChangedAt = parseTime(r.deviceChangedAt, `${where}.deviceChangedAt`, now);
+  const first = out.deviceFirstSeenAt;
+  const changed = out.deviceChangedAt;
+  if (typeof changed === 'string' && first === null) {
+    throw new Error(`${where}.deviceChangedAt is set but deviceFirstSeenAt is null (never used in a device)`);
+  }
+  if (typeof changed === 'string' && typeof first === 'string' && Date.parse(changed) < Date.parse(first)) {
+    throw new Error(`${where}.deviceChangedAt is before deviceFirstSeenAt`);
+  }
+  return out;
+}
+
+/** A list of distinct known services, returned in CALL_FORWARDING_SERVICES order. */
+function parseCallForwarding(value: unknown, where: string): CallForwardingService[] {
+  const allowed = CALL_FORWARDING_SERVICES.join(', ');
+  if (!Array.isArray(value)) throw new Error(`${where} must be a list of ${allowed} (empty: none active)`);
+  for (const v of value) {
+    if (!isOneOf(CALL_FORWARDING_SERVICES, v)) throw new Error(`${where} may hold only ${allowed} (got ${show(v)})`);
+  }
+  if (new Set(value).size !== value.length) throw new Error(`${where} names a service twice`);
+  return CALL_FORWARDING_SERVICES.filter((c) => value.includes(c));
 }
 
 /** RFC 3339 (kept as written), null/absent, or `now-<N><m|h|d>` resolved against `now`. */

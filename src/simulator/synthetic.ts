@@ -1,4 +1,5 @@
-import { MSISDN_PATTERN, SimSubscriber, SubscriberStatus, toRfc3339Seconds } from './subscriber';
+import { CALL_FORWARDING_SERVICES, CallForwardingService, MSISDN_PATTERN, SimSubscriber, SubscriberStatus, toRfc3339Seconds } from './subscriber';
+import { syntheticIdentity } from './synthetic-identity';
 
 /**
  * Synthetic mode answers for numbers absent from the fixture, so load tests can spread over
@@ -10,6 +11,13 @@ import { MSISDN_PATTERN, SimSubscriber, SubscriberStatus, toRfc3339Seconds } fro
  * terminated; 70% prepaid; 20% swapped 1..2000 hours before the start time; the line activated
  * 90..3649 days before the start time (always before any swap); the current SIM activated at
  * the latest swap, else with the line.
+ *
+ * CONTRACT §11 facts: 2% never used in a device (both device dates null); the others first seen
+ * 0..6 days after the line's activation, and 30% of them changed device 1..2000 hours before the
+ * start time (always after the first use); call forwarding none for 85%, unconditional for 5%,
+ * a non-empty set of the conditional services for 10%; 90% have an identity record
+ * (synthetic-identity.ts), the rest none (CRM 404). These take draws of their own, so the
+ * attributes above are what they were before these facts existed.
  */
 export const SYNTHETIC_RATES = {
   notSubscriber: 0.05,
@@ -21,6 +29,13 @@ export const SYNTHETIC_RATES = {
   maxSwapAgeHours: 2000,
   minTenureDays: 90,
   maxTenureDays: 3649,
+  neverInDevice: 0.02,
+  maxFirstSeenAfterActivationDays: 6,
+  deviceChanged: 0.3,
+  maxDeviceChangeAgeHours: 2000,
+  forwardingUnconditional: 0.05,
+  forwardingConditional: 0.1,
+  identity: 0.9,
 } as const;
 
 const TWO_POW_32 = 2 ** 32;
@@ -48,8 +63,12 @@ function draw(hash: number, k: number): number {
   return (x ^ (x >>> 16)) >>> 0;
 }
 
-/** Deterministic subscriber for `msisdn`, or null for "not a subscriber" (and for malformed numbers). */
-export function syntheticSubscriber(msisdn: string, startedAt: Date): SimSubscriber | null {
+/**
+ * Deterministic subscriber for `msisdn`, or null for "not a subscriber" (and for malformed numbers).
+ * The identity record is built only with `withIdentity` (the CRM route): it costs twice what the
+ * rest does, and HLR and SIM calls, the bulk of a benchmark, never show it.
+ */
+export function syntheticSubscriber(msisdn: string, startedAt: Date, withIdentity = false): SimSubscriber | null {
   if (!MSISDN_PATTERN.test(msisdn)) return null;
   const h = fnv1a(msisdn);
   const r = SYNTHETIC_RATES;
@@ -67,8 +86,41 @@ export function syntheticSubscriber(msisdn: string, startedAt: Date): SimSubscri
   const hoursAgo = 1 + (draw(h, 6) % r.maxSwapAgeHours);
   const lastSimSwapAt = swapped ? toRfc3339Seconds(startedAt.getTime() - hoursAgo * HOUR_MS) : null;
   const tenureDays = r.minTenureDays + (draw(h, 7) % (r.maxTenureDays - r.minTenureDays + 1));
-  const activatedAt = toRfc3339Seconds(startedAt.getTime() - tenureDays * DAY_MS);
-  return { msisdn, status, paymentType, iccid, lastSimSwapAt, activatedAt, simActivatedAt: lastSimSwapAt ?? activatedAt };
+  const activatedMs = startedAt.getTime() - tenureDays * DAY_MS;
+  const activatedAt = toRfc3339Seconds(activatedMs);
+  const identity = withIdentity && draw(h, 12) / TWO_POW_32 < r.identity ? syntheticIdentity((k) => draw(h, k)) : undefined;
+  return {
+    msisdn, status, paymentType, iccid, lastSimSwapAt, activatedAt, simActivatedAt: lastSimSwapAt ?? activatedAt,
+    ...syntheticDevice(h, activatedMs, startedAt),
+    callForwarding: syntheticForwarding(h),
+    ...(identity ? { identity } : {}),
+  };
+}
+
+/**
+ * Minimum tenure 90 d less 6 d of first use leaves 2016 h: a change up to 2000 h ago is always
+ * after the first use.
+ */
+function syntheticDevice(h: number, activatedMs: number, startedAt: Date): Pick<SimSubscriber, 'deviceFirstSeenAt' | 'deviceChangedAt'> {
+  const r = SYNTHETIC_RATES;
+  if (draw(h, 8) / TWO_POW_32 < r.neverInDevice) return { deviceFirstSeenAt: null, deviceChangedAt: null };
+  const firstSeenMs = activatedMs + (draw(h, 9) % (r.maxFirstSeenAfterActivationDays + 1)) * DAY_MS;
+  const changed = draw(h, 10) / TWO_POW_32 < r.deviceChanged;
+  const hoursAgo = 1 + (draw(h, 11) % r.maxDeviceChangeAgeHours);
+  return {
+    deviceFirstSeenAt: toRfc3339Seconds(firstSeenMs),
+    deviceChangedAt: changed ? toRfc3339Seconds(startedAt.getTime() - hoursAgo * HOUR_MS) : null,
+  };
+}
+
+function syntheticForwarding(h: number): CallForwardingService[] {
+  const r = SYNTHETIC_RATES;
+  const u = draw(h, 13) / TWO_POW_32;
+  if (u < r.forwardingUnconditional) return ['unconditional'];
+  if (u >= r.forwardingUnconditional + r.forwardingConditional) return [];
+  // A value 1..7: its three bits pick a non-empty subset of the three conditional services.
+  const bits = 1 + (draw(h, 14) % 7);
+  return CALL_FORWARDING_SERVICES.slice(1).filter((_, i) => (bits >> i) & 1);
 }
 
 function pad7(n: number): string {

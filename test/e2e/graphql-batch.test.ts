@@ -64,7 +64,7 @@ describe('verifyCustomers', () => {
     expect(items[10]).toEqual(items[11]);
     expect(dataOf(r).kyc).toEqual({ isValid: true });
     // Distinct valid numbers: ...001, ...999, ...006 (also in the kyc field), ...002.
-    expect(h.sim.calls()).toEqual({ hlr: 4, sim: 4 });
+    expect(h.sim.calls()).toEqual({ hlr: 4, sim: 4, crm: 0 });
   });
 
   it('fetches only the facts selected: a KYC-only batch makes no SIM-management call', async () => {
@@ -74,20 +74,20 @@ describe('verifyCustomers', () => {
       { msisdn: '255712000001', kyc: { isValid: true } },
       { msisdn: '255712000004', kyc: { isValid: false } },
     ]);
-    expect(h.sim.calls()).toEqual({ hlr: 2, sim: 0 });
+    expect(h.sim.calls()).toEqual({ hlr: 2, sim: 0, crm: 0 });
   });
 
   it('honours @skip: a skipped SIM-swap selection makes no SIM-management call', async () => {
     const r = await gql(h, `query($m: [String!]!, $noSim: Boolean!) {
       verifyCustomers(msisdns: $m) { msisdn simSwap @skip(if: $noSim) { simSwapped } } }`, { m: ['255712000001'], noSim: true });
     expect(dataOf(r).verifyCustomers).toEqual([{ msisdn: '255712000001' }]);
-    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 
   it('answers a batch of 100 distinct numbers', async () => {
     const r = await gql(h, BATCH, { m: numbers(100) });
     expect(dataOf(r).verifyCustomers).toHaveLength(100);
-    expect(h.sim.calls()).toEqual({ hlr: 100, sim: 100 });
+    expect(h.sim.calls()).toEqual({ hlr: 100, sim: 100, crm: 0 });
   });
 
   it('refuses a batch of 101 numbers with a 11111 and asks no upstream', async () => {
@@ -98,7 +98,7 @@ describe('verifyCustomers', () => {
       path: ['verifyCustomers'],
       extensions: { code: '11111', desc: 'Error Process: verifyCustomers takes at most 100 msisdns, got 101' },
     })]);
-    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 
   it('lets a KYC-only partner batch KYC but refuses it SIM swap in a batch, asking no upstream', async () => {
@@ -111,7 +111,7 @@ describe('verifyCustomers', () => {
       { m: ['255712000001'] }, signedQuery(DEMO_KYC_ONLY));
     expect(refused.body.data).toBeNull();
     expect(firstError(refused).extensions).toEqual({ code: '11111', desc: 'Error Process: operation sim_swap is not allowed for this partner' });
-    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 
   it('when SIM management fails, each item carries a 9999 and keeps its KYC; the batch itself succeeds', async () => {
@@ -154,7 +154,7 @@ describe('verifyCustomers under a partner rate limit', () => {
     expect(r.items).toBeUndefined();
     expect(r.errors?.[0]?.extensions.code).toBe('11111');
     expect(r.errors?.[0]?.extensions.desc).toMatch(/^Error Process: .*10 rate-limit tokens.*burst of 5$/);
-    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
     // The refusal took nothing: a batch the burst covers still goes through.
     const ok = batchReply(await gql(h, KYC_BATCH, { m: numbers(5) }, signedQuery(SMALL)));
     expect(ok.items).toHaveLength(5);
@@ -180,6 +180,6 @@ describe('verifyCustomers under a partner rate limit', () => {
     expect(second.body.data).toBeNull();
     expect(firstError(second).extensions).toEqual({ code: '11111', desc: 'Error Process: rate limit exceeded' });
     expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 });

@@ -94,7 +94,7 @@ describe.each([
     expect([kycA.status, kycB.status, swapA.status, swapB.status]).toEqual([200, 200, 200, 200]);
     expect(kycB.body.result).toEqual({ ...kycA.body.result, msisdn: '0712000005' });
     expect(swapB.body.result).toEqual({ ...swapA.body.result, msisdn: '+255712000006' });
-    expect(sim.calls()).toEqual({ hlr: 1, sim: 1 });
+    expect(sim.calls()).toEqual({ hlr: 1, sim: 1, crm: 0 });
   });
 
   it('holds one rate limit for a partner across both instances, answering 429 with Retry-After', async () => {

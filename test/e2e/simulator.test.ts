@@ -81,7 +81,7 @@ describe('simulator serving the demo fixture', () => {
       ['GET', '/sim/subscribers/255712000001'], ['GET', '/__admin/nothing'], ['PUT', '/__admin/faults/xyz']]) {
       expect((await call(base, m, p, m === 'GET' ? undefined : {})).status).toBe(404);
     }
-    expect(sim.calls()).toEqual({ hlr: 0, sim: 0 });
+    expect(sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 
   it('upserts a subscriber through the admin API, the path msisdn winning over the body', async () => {
@@ -158,7 +158,7 @@ describe('simulator serving the demo fixture', () => {
   it('destroys the socket without an answer when the system is down, still counting the call', async () => {
     await put('/__admin/faults/hlr', { down: true });
     await expect(fetch(`${base}/hlr/subscribers/255712000001`)).rejects.toThrow();
-    expect(sim.calls()).toEqual({ hlr: 1, sim: 0 });
+    expect(sim.calls()).toEqual({ hlr: 1, sim: 0, crm: 0 });
     expect((await get('/sim/subscribers/255712000001/sim')).status).toBe(200);
   });
 
@@ -175,9 +175,9 @@ describe('simulator serving the demo fixture', () => {
     await get('/hlr/subscribers/255712999999');
     await put('/__admin/faults/sim', { errorRate: 1 });
     await get('/sim/subscribers/255712000001/sim');
-    expect((await get('/__admin/calls')).body).toEqual({ hlr: 2, sim: 1 });
+    expect((await get('/__admin/calls')).body).toEqual({ hlr: 2, sim: 1, crm: 0 });
     expect((await call(base, 'DELETE', '/__admin/calls')).status).toBe(204);
-    expect((await get('/__admin/calls')).body).toEqual({ hlr: 0, sim: 0 });
+    expect((await get('/__admin/calls')).body).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 });
 
