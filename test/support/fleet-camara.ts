@@ -1,4 +1,5 @@
-import { WARM } from './fault-traffic';
+import { syntheticSubscriber } from '../../src/simulator/synthetic';
+import { EPOCH, WARM } from './fault-traffic';
 import { requestToken } from './oauth';
 import { DEMO } from './signing';
 
@@ -11,9 +12,12 @@ export async function camaraToken(baseUrl: string, scope = 'sim-swap:check'): Pr
   return r.body.access_token;
 }
 
+/** CAMARA answers 404 for a terminated line (CONTRACT §7), which the legacy SIM swap still answers: leave those out. */
+const LIVE = WARM.filter((n) => syntheticSubscriber(n, EPOCH)?.status !== 'terminated');
+
 /** One SIM Swap check of a synthetic subscriber; the HTTP status (0: no answer) and the body. */
 export async function simSwapCheck(baseUrl: string, token: string, seq = 0): Promise<{ status: number; body: unknown }> {
-  const msisdn = WARM[seq % WARM.length] ?? '';
+  const msisdn = LIVE[seq % LIVE.length] ?? '';
   try {
     const res = await fetch(`${baseUrl}/sim-swap/v2/check`, {
       method: 'POST',
