@@ -36,9 +36,12 @@ COPY --chown=root:root fixtures ./fixtures
 # "node" user (uid 1000), which owns nothing but its scratch directory.
 RUN mkdir -p /app/var && chown node:node /app/var
 USER node
-EXPOSE 8080
+# 8080: the partners' port (PORT). 8081: the admin port compose and the manifests set
+# (ADMIN_PORT: probes, /metrics, /internal/events/*); unset, those stay on PORT.
+EXPOSE 8080 8081
+# /healthz is on ADMIN_PORT when it is set (the partners' port then answers it 404).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.ADMIN_PORT||process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Kubernetes and compose send SIGTERM to PID 1: tini forwards it to node, which drains (CONTRACT §10).
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # The V8 flags of npm start (package.json; a test keeps them equal): what the bench measures.

@@ -88,12 +88,14 @@ p.partners.push({ name: 'ci-throttled', apiKey: 'ci-throttled-key', secret: 'ci-
   operations: ['kyc', 'sim_swap'], enabled: true, rateLimit: { perSecond: 0.1, burst: 1 } });
 require('fs').writeFileSync(process.argv[1], JSON.stringify(p));" "$WORK/partners.json"
 
-PORT_A="$(free_port)"; PORT_B="$(free_port)"; PORT_SIM="$(free_port)"; PORT_PROM="$(free_port)"
+PORT_A="$(free_port)"; ADMIN_A="$(free_port)"; PORT_B="$(free_port)"; PORT_SIM="$(free_port)"; PORT_PROM="$(free_port)"
 SIM_URL_BASE="http://127.0.0.1:$PORT_SIM"
 
 SIMULATOR_PORT="$PORT_SIM" node dist/src/simulator/main.js >"$WORK/simulator.log" 2>&1 &
 PIDS+=($!)
-PORT="$PORT_A" HOST=127.0.0.1 LOG_LEVEL=warn PARTNERS_FILE="$WORK/partners.json" HLR_URL= SIM_URL= \
+# Instance A serves its probes and /metrics on an admin port (ADMIN_PORT), B on its one port:
+# the rules and dashboards must work with both.
+PORT="$PORT_A" ADMIN_PORT="$ADMIN_A" HOST=127.0.0.1 LOG_LEVEL=warn PARTNERS_FILE="$WORK/partners.json" HLR_URL= SIM_URL= \
   EVENTS_TOKEN=ci-events-token-0123456789 SINK_ALLOW_HTTP=true SINK_ALLOW_PRIVATE=true WEBHOOK_BACKOFF_BASE_MS=200 WEBHOOK_BACKOFF_MAX_MS=1000 \
   node dist/src/main.js >"$WORK/instance-a.log" 2>&1 &
 PIDS+=($!)
@@ -104,7 +106,7 @@ PORT="$PORT_B" HOST=127.0.0.1 LOG_LEVEL=warn PARTNERS_FILE="$WORK/partners.json"
   BREAKER_VOLUME_THRESHOLD=3 BREAKER_RESET_TIMEOUT_MS=600000 \
   node dist/src/main.js >"$WORK/instance-b.log" 2>&1 &
 PIDS+=($!)
-wait_http "http://127.0.0.1:$PORT_A/healthz" "instance A"
+wait_http "http://127.0.0.1:$ADMIN_A/healthz" "instance A"
 wait_http "http://127.0.0.1:$PORT_B/healthz" "instance B"
 
 step "starting Prometheus on 127.0.0.1:$PORT_PROM (scrape and rule evaluation every 1s)"
@@ -118,7 +120,7 @@ rule_files:
 scrape_configs:
   - job_name: verify-customer
     static_configs:
-      - targets: ['127.0.0.1:$PORT_A', '127.0.0.1:$PORT_B']
+      - targets: ['127.0.0.1:$ADMIN_A', '127.0.0.1:$PORT_B']
 EOF
 prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
   --web.listen-address="127.0.0.1:$PORT_PROM" --log.level=warn >"$WORK/prometheus.log" 2>&1 &
@@ -135,10 +137,11 @@ done
 [ "$up" = "2" ] || { echo "Prometheus did not scrape both instances" >&2; exit 1; }
 
 step "driving traffic"
-node "$HELPERS/drive-traffic.js" "http://127.0.0.1:$PORT_A" "http://127.0.0.1:$PORT_B" "$SIM_URL_BASE"
+node "$HELPERS/drive-traffic.js" "http://127.0.0.1:$PORT_A" "http://127.0.0.1:$PORT_B" "$SIM_URL_BASE" \
+  --healthy-admin-url "http://127.0.0.1:$ADMIN_A"
 
 step "promtool check metrics"
-check_metrics "http://127.0.0.1:$PORT_A/metrics" "instance A"
+check_metrics "http://127.0.0.1:$ADMIN_A/metrics" "instance A"
 check_metrics "http://127.0.0.1:$PORT_B/metrics" "instance B"
 
 step "evaluating every dashboard panel query"

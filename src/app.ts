@@ -32,6 +32,28 @@ export interface AppDeps {
   extra?: RequestHandler[];
   /** Reverse proxies whose X-Forwarded-For is trusted for req.ip (TRUST_PROXY_HOPS); 0 or absent: none. */
   trustProxyHops?: number;
+  /**
+   * The probes, /metrics and /internal/events/* are served by the admin app on ADMIN_PORT:
+   * this app then answers them as any unknown route (CONTRACT §4).
+   */
+  adminElsewhere?: boolean;
+}
+
+export type AdminAppDeps = Pick<AppDeps, 'logger' | 'requestMetrics' | 'ops' | 'events'>;
+
+/** The admin listener's application (ADMIN_PORT): probes, metrics and SIM-management's events only. */
+export function createAdminApp(deps: AdminAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(securityHeaders);
+  app.use(correlator);
+  app.use(requestLog(deps.logger, deps.requestMetrics));
+  app.use(opsRoutes(deps.ops));
+  app.use(eventsRoutes(deps.events));
+  app.use(notFound);
+  app.use(errorMiddleware(deps.logger));
+  return app;
 }
 
 /** Builds the HTTP application without listening: tests and the composition root share it. */
@@ -47,10 +69,10 @@ export function createApp(deps: AppDeps): Express {
   app.use(verificationRoutes(deps.verification));
   if (deps.camara) app.use(camaraRoutes({ ...deps.camara, tokens: deps.accessTokens }));
   if (deps.subscriptions) app.use(subscriptionRoutes({ ...deps.subscriptions, tokens: deps.accessTokens }));
-  app.use(opsRoutes(deps.ops));
+  if (!deps.adminElsewhere) app.use(opsRoutes(deps.ops));
   app.use(openapiRoute());
   app.use(openapiRoute(defaultCamaraOpenapiFile(), CAMARA_OPENAPI_PATH));
-  app.use(eventsRoutes(deps.events));
+  if (!deps.adminElsewhere) app.use(eventsRoutes(deps.events));
   if (deps.oauth) {
     app.use(tokenRoute(deps.oauth.token));
     app.use(wellKnownRoutes(deps.oauth.wellKnown));

@@ -20,7 +20,10 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.LOG_LEVEL);
   const running = await startServer(config, { logger });
-  logger.info({ url: running.url, store: 'see /readyz' }, 'verify-customer listening');
+  const probes = running.adminUrl ?? running.url;
+  logger.info({ url: running.url, ...(running.adminUrl ? { adminUrl: running.adminUrl } : {}), store: `see ${probes}/readyz` }, 'verify-customer listening');
+  // Said on stdout too, whatever LOG_LEVEL: an operator starting it by hand must see where the probes went.
+  if (running.adminUrl) process.stdout.write(`verify-customer admin port (/healthz, /readyz, /metrics, /internal/events/*): ${running.adminUrl}\n`);
 
   const demo = !config.PARTNERS_FILE && running.partners.all().find((p) => p.enabled && p.signature === 'md5');
   if (demo) {

@@ -1,6 +1,5 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
-import { createApp } from './app';
+import { createAdminApp, createApp } from './app';
 import { createAccessTokens } from './adapters/oauth/create-access-tokens';
 import { FilePartnerRegistry } from './adapters/partners/file-partner-registry';
 import { AuditWriter, createAuditWriter } from './adapters/audit/create-audit-writer';
@@ -24,6 +23,7 @@ import { VerificationService } from './domain/verification-service';
 import { CamaraService } from './domain/camara-service';
 import { createZonedCalendar } from './domain/zoned-date';
 import { Logger, createLogger } from './observability/logger';
+import { createHttpServer, listen, shownHost as reachableHost } from './http-listener';
 import { prepareShutdown } from './http-shutdown';
 import { PrometheusMetrics } from './observability/prometheus-metrics';
 import { defaultPartnersPath } from './repo-paths';
@@ -41,6 +41,9 @@ export interface ServerOptions {
 export interface RunningServer {
   url: string;
   port: number;
+  /** The admin listener (probes, /metrics, /internal/events/*) when ADMIN_PORT is set. */
+  adminUrl?: string;
+  adminPort?: number;
   metrics: PrometheusMetrics;
   partners: FilePartnerRegistry;
   /** Verifies CAMARA bearer tokens (built-in and external issuer). */
@@ -129,16 +132,13 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   let shuttingDown = false;
   const normalise = createMsisdnNormaliser({ countryCode: config.COUNTRY_CODE, nsnLength: config.NSN_LENGTH });
   const formatDate = createOffsetDateTimeFormatter(config.TIMEZONE);
-  // Node checks both timeouts every connectionsCheckingInterval (default 30 s); check often
-  // enough that a slowloris client is cut close to the configured time.
-  const server = http.createServer({
-    requestTimeout: config.REQUEST_TIMEOUT_MS,
-    headersTimeout: config.HEADERS_TIMEOUT_MS,
-    connectionsCheckingInterval: Math.min(5000, Math.max(100, Math.floor(config.HEADERS_TIMEOUT_MS / 4))),
-    keepAliveTimeout: 65_000,
-  });
+  const server = createHttpServer(config);
   // First on 'request', before the app can write a response: it decides Connection: close.
   const shutdown = prepareShutdown(server);
+  // ADMIN_PORT: probes, metrics and events on a listener of their own, which a NetworkPolicy
+  // can keep away from the partners' ingress (CONTRACT §4).
+  const adminServer = config.ADMIN_PORT === undefined ? undefined : createHttpServer(config);
+  const adminShutdown = adminServer && prepareShutdown(adminServer);
   const graphql = await createGraphqlMiddleware({
     service, authenticator, normalise, formatDate, logger,
     introspection: config.GRAPHQL_INTROSPECTION, bodyLimitBytes: config.BODY_LIMIT_BYTES,
@@ -165,11 +165,19 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     subscriptions.sweepExpired().catch((err: unknown) => logger.warn({ err }, 'subscription expiry sweep failed; next sweep retries'));
   }, config.SUBSCRIPTION_SWEEP_MS);
   sweeper.unref();
+  const events = { service, normalise, token: config.EVENTS_TOKEN, bodyLimitBytes: config.BODY_LIMIT_BYTES, subscriptions };
+  const ops = {
+    registry: metrics.registry,
+    storeMode: () => store.mode(),
+    upstreams: () => ({ hlr: hlr.upstream.state(), sim: sim.upstream.state() }),
+    isShuttingDown: () => shuttingDown,
+    auditMode: () => audit.mode(),
+  };
   const app = createApp({
     logger,
     requestMetrics: metrics,
     verification: { service, authenticator, normalise, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, audit: auditRecorder },
-    events: { service, normalise, token: config.EVENTS_TOKEN, bodyLimitBytes: config.BODY_LIMIT_BYTES, subscriptions },
+    events,
     camara: { camara, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
     subscriptions: { subscriptions, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
     accessTokens: oauth.verifier,
@@ -179,16 +187,12 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
         wellKnown: { issuer: () => publicUrl, jwks: () => oauth.builtin!.jwks() },
       },
     } : {}),
-    ops: {
-      registry: metrics.registry,
-      storeMode: () => store.mode(),
-      upstreams: () => ({ hlr: hlr.upstream.state(), sim: sim.upstream.state() }),
-      isShuttingDown: () => shuttingDown,
-      auditMode: () => audit.mode(),
-    },
+    ops,
     extra: [graphql.handler],
     trustProxyHops: config.TRUST_PROXY_HOPS,
+    adminElsewhere: adminServer !== undefined,
   });
+  adminServer?.on('request', createAdminApp({ logger, requestMetrics: metrics, ops, events }));
 
   server.on('request', app);
   // Expect: 100-continue: the app answers, and the body parser sends 100 Continue only once the
@@ -200,13 +204,22 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     const mode = await store.whenSettled(Math.max(2000, 4 * config.REDIS_COMMAND_TIMEOUT_MS));
     if (mode === 'degraded') logger.warn('Redis not reached at start: serving degraded until it answers');
   }
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.PORT, config.HOST, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  const port = await listen(server, config.PORT, config.HOST);
+  const shownHost = reachableHost(config.HOST);
   publicUrl ||= `http://${shownHost}:${port}`;
+  // After the partners' port: a probe that passes means the partners' port is open.
+  let adminUrl: string | undefined;
+  let adminPort: number | undefined;
+  if (adminServer) {
+    const adminHost = config.ADMIN_HOST ?? config.HOST;
+    try {
+      adminPort = await listen(adminServer, config.ADMIN_PORT ?? 0, adminHost);
+    } catch (err) {
+      server.close();
+      throw new Error(`ADMIN_PORT ${config.ADMIN_PORT} on ${adminHost}: ${(err as Error).message}`, { cause: err });
+    }
+    adminUrl = `http://${reachableHost(adminHost)}:${adminPort}`;
+  }
 
   let closing: Promise<void> | undefined;
   let delaySkipped = false;
@@ -226,6 +239,10 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     }
     logger.info({ graceMs: config.SHUTDOWN_GRACE_MS }, 'shutting down: closing the listener, finishing in-flight requests');
     await shutdown.drain(config.SHUTDOWN_GRACE_MS);
+    // The admin listener last: until the partners' requests are done, /readyz keeps saying
+    // shutting_down and /metrics keeps being scraped. Its own requests are short.
+    adminShutdown?.announce();
+    await adminShutdown?.drain(config.SHUTDOWN_GRACE_MS);
     // Apollo is stopped only once no request can reach it.
     await graphql.stop();
     await audit.close(); // every answered request is in the buffer by now: write it before exit
@@ -267,6 +284,10 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       endDelay?.();
     },
   };
+  if (adminUrl !== undefined) {
+    running.adminUrl = adminUrl;
+    running.adminPort = adminPort;
+  }
   if (oauth.builtin) running.oauthIssuer = publicUrl;
   if (simulator) {
     running.simulator = simulator;

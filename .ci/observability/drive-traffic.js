@@ -5,20 +5,25 @@
  * timestamp, malformed body, not a subscriber), txn_id replays and conflicts, rate limiting,
  * upstream timeouts and errors, stale KYC answers and an HLR circuit breaker opening.
  *
- * node drive-traffic.js HEALTHY_URL FAULTY_URL SIMULATOR_URL
+ * node drive-traffic.js HEALTHY_URL FAULTY_URL SIMULATOR_URL [--healthy-admin-url URL]
  *   HEALTHY_URL: an instance with its in-process simulator (demo fixture).
  *   FAULTY_URL: an instance in front of the separate simulator at SIMULATOR_URL, started with
  *   a small breaker volume, short HLR timeout and KYC_CACHE_TTL_S=0 (see observability-check.sh).
+ *   --healthy-admin-url: the healthy instance's ADMIN_PORT listener, where its events route is
+ *   (default HEALTHY_URL: no admin port).
  */
 const { createHash } = require('node:crypto');
 const { isHttpUrl, parseOrExit } = require('./script-args');
 
-const { positionals: [healthy, faulty, simulator] } = parseOrExit('drive-traffic', 'node drive-traffic.js HEALTHY_URL FAULTY_URL SIMULATOR_URL',
-  { options: {}, allowPositionals: true },
+const { positionals: [healthy, faulty, simulator], values } = parseOrExit('drive-traffic',
+  'node drive-traffic.js HEALTHY_URL FAULTY_URL SIMULATOR_URL [--healthy-admin-url URL]',
+  { options: { 'healthy-admin-url': { type: 'string' } }, allowPositionals: true },
   (p) => {
     if (p.positionals.length !== 3) return `expected 3 URLs, got ${p.positionals.length}`;
-    return p.positionals.every(isHttpUrl) ? undefined : 'every argument must be an http:// or https:// URL';
+    const admin = p.values['healthy-admin-url'];
+    return [...p.positionals, ...(admin === undefined ? [] : [admin])].every(isHttpUrl) ? undefined : 'every argument must be an http:// or https:// URL';
   });
+const healthyAdmin = values['healthy-admin-url'] ?? healthy;
 const DEMO = { key: 'demo-key', secret: 'demo-secret' };
 const THROTTLED = { key: 'ci-throttled-key', secret: 'ci-throttled-secret' };
 const SUBSCRIBERS = ['255712000001', '255712000002', '255712000003', '255712000006', '255712000008'];
@@ -134,7 +139,7 @@ async function webhookTraffic(base) {
   });
   await sub.text();
   expect('subscription', sub.status, 201);
-  const swap = await fetch(`${base}/internal/events/sim-swap`, {
+  const swap = await fetch(`${healthyAdmin}/internal/events/sim-swap`, {
     method: 'POST', headers: { authorization: 'Bearer ci-events-token-0123456789', 'content-type': 'application/json' }, body: '{"msisdn":"255712000001"}',
   });
   await swap.text();

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FleetChild, freePort, sleep, waitForPort } from './child';
@@ -26,6 +27,9 @@ export interface FleetInstance {
   name: string;
   port: number;
   url: string;
+  /** ADMIN_PORT: /healthz, /readyz, /metrics and /internal/events/* (the partners' port answers them 404). */
+  adminPort: number;
+  adminUrl: string;
   child: FleetChild;
 }
 
@@ -45,6 +49,8 @@ export class Fleet {
   statsUrl = '';
   prometheusUrl = '';
   readonly eventsToken = 'fleet-events-token';
+  /** The built-in OAuth issuer's one signing key (PEM), shared by every instance. */
+  signingKeyFile = '';
 
   private constructor(readonly dir: string, private readonly opts: Required<Omit<FleetOptions, 'env'>> & { env: Record<string, string> }) {}
 
@@ -71,24 +77,27 @@ export class Fleet {
     await waitForPort(simPort, 'simulator', 10_000);
     this.simulatorUrl = `http://127.0.0.1:${simPort}`;
 
+    // The balancer's address is the fleet's public URL (the OAuth issuer every instance names),
+    // so it is chosen before the instances start.
+    const port = this.opts.port || await freePort();
+    this.url = `http://127.0.0.1:${port}`;
+    this.signingKeyFile = writeSigningKey(this.dir);
     for (let i = 1; i <= this.opts.instances; i++) {
-      const port = await freePort();
+      const [instancePort, adminPort] = [await freePort(), await freePort()];
       const name = `i${i}`;
       const child = new FleetChild(`verify-customer-${name}`, process.execPath, [join(root, 'dist', 'src', 'main.js')],
-        this.instanceEnv(port), join(this.dir, `${name}.log`));
-      this.instances.push({ name, port, url: `http://127.0.0.1:${port}`, child });
+        this.instanceEnv(instancePort, adminPort), join(this.dir, `${name}.log`));
+      this.instances.push({ name, port: instancePort, url: `http://127.0.0.1:${instancePort}`, adminPort, adminUrl: `http://127.0.0.1:${adminPort}`, child });
     }
     for (const inst of this.instances) inst.child.start();
     await Promise.all(this.instances.map((inst) => this.waitReady(inst, 30_000)));
 
-    const port = this.opts.port || await freePort();
     const statsPort = await freePort();
     this.haproxy = new Haproxy({
       dir: this.dir, port, statsPort, checkIntervalMs: this.opts.checkIntervalMs,
-      servers: this.instances.map((i) => ({ name: i.name, port: i.port })),
+      servers: this.instances.map((i) => ({ name: i.name, port: i.port, checkPort: i.adminPort })),
     });
     await this.haproxy.start();
-    this.url = `http://127.0.0.1:${port}`;
     this.statsUrl = `http://127.0.0.1:${statsPort}/stats`;
     await Promise.all(this.instances.map((i) => this.waitInRotation(i.name, 15_000)));
 
@@ -96,18 +105,24 @@ export class Fleet {
       const promPort = await freePort();
       this.prometheus = new Prometheus({
         dir: this.dir, port: promPort, rulesFile: join(root, 'grafana', 'prometheus', 'rules.yml'),
-        targets: this.instances.map((i) => `127.0.0.1:${i.port}`), haproxyTarget: `127.0.0.1:${statsPort}`,
+        targets: this.instances.map((i) => `127.0.0.1:${i.adminPort}`), haproxyTarget: `127.0.0.1:${statsPort}`,
       });
       await this.prometheus.start();
       this.prometheusUrl = `http://127.0.0.1:${promPort}`;
     }
   }
 
-  private instanceEnv(port: number): NodeJS.ProcessEnv {
+  private instanceEnv(port: number, adminPort: number): NodeJS.ProcessEnv {
     return {
       PATH: process.env.PATH,
       PORT: String(port),
       HOST: '127.0.0.1',
+      // Probes, metrics and events apart from the partners' traffic, as compose and Kubernetes run it.
+      ADMIN_PORT: String(adminPort),
+      // One service for OAuth too: one signing key and one issuer (the balancer), so a token
+      // from any instance is accepted by every other (docs/fleet.md).
+      OAUTH_SIGNING_KEY_FILE: this.signingKeyFile,
+      PUBLIC_URL: this.url,
       HLR_URL: `${this.simulatorUrl}/hlr`,
       SIM_URL: `${this.simulatorUrl}/sim`,
       REDIS_CLUSTER_NODES: this.redis.seedNodes,
@@ -137,7 +152,7 @@ export class Fleet {
   async waitReady(inst: FleetInstance, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const ok = await fetch(`${inst.url}/readyz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+      const ok = await fetch(`${inst.adminUrl}/readyz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
       if (ok) return;
       if (!inst.child.running) throw new Error(`${inst.child.name} exited:\n${inst.child.tail()}`);
       if (Date.now() > deadline) throw new Error(`${inst.child.name} not ready within ${timeoutMs} ms:\n${inst.child.tail()}`);
@@ -184,4 +199,12 @@ export class Fleet {
     await this.redis?.stop();
     if (!this.opts.keepDir) rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** A fresh EC P-256 key (ES256) for this fleet run, readable by its owner only. */
+function writeSigningKey(dir: string): string {
+  const file = join(dir, 'oauth-signing.pem');
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  return file;
 }

@@ -60,6 +60,14 @@ export const configSchema = z.object({
   /** Port and interface the HTTP server listens on. */
   PORT: int(0, 65535, 8080),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /**
+   * The admin listener (probes, /metrics, /internal/events/*): set, those paths answer only
+   * there and the partners' port answers them 404; unset, they stay on PORT. 0 picks a free port.
+   */
+  ADMIN_PORT: z.string().regex(/^[0-9]+$/, 'must be a whole number in plain decimal digits')
+    .transform(Number).pipe(z.number().int().min(0).max(65535)).optional(),
+  /** The admin listener's interface; default: HOST. */
+  ADMIN_HOST: optionalString,
   /** Upstreams; when both are unset (not in production) the simulator runs in-process. */
   HLR_URL: httpUrl.optional(),
   SIM_URL: httpUrl.optional(),
@@ -233,6 +241,12 @@ export const configSchema = z.object({
     // A write may queue behind the WAIT in flight on its connection, then wait for its own; Redis
     // ends a timed-out WAIT on its next tick (hz 10: up to 100 ms late). Both must fit in a command.
     ctx.addIssue({ code: 'custom', path: ['REDIS_WAIT_TIMEOUT_MS'], message: `must leave room for two WAITs: 2 × (REDIS_WAIT_TIMEOUT_MS + ${WAIT_TICK_MS}) at most REDIS_COMMAND_TIMEOUT_MS` });
+  }
+  if (c.ADMIN_PORT !== undefined && c.ADMIN_PORT !== 0 && c.ADMIN_PORT === c.PORT) {
+    ctx.addIssue({ code: 'custom', path: ['ADMIN_PORT'], message: 'must differ from PORT (the partners\' port must not answer the admin paths)' });
+  }
+  if (c.ADMIN_HOST !== undefined && c.ADMIN_PORT === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['ADMIN_HOST'], message: 'needs ADMIN_PORT' });
   }
   if (c.NODE_ENV === 'production') {
     // No demo partners (their secrets are public) and no simulator in production.

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Fleet } from '../../deploy/fleet/fleet';
 import { formatRow, summarise } from '../support/fault-report';
 import { mixed, openApiCheck } from '../support/fault-traffic';
+import { camaraToken, formatStatuses, simSwapCheck, startCamaraCalls } from '../support/fleet-camara';
 import { DEMO, signedQuery } from '../support/signing';
 import { Sample, SteadyLoad, startSteadyLoad } from '../support/steady-load';
 
@@ -26,6 +27,8 @@ const WAIT_REPLICAS = Number(process.env.FLEET_REDIS_WAIT_REPLICAS ?? 1);
 const WRITERS = 8;
 
 let fleet: Fleet;
+/** A CAMARA token from the balancer, for the CAMARA calls beside each scenario's load. */
+let token: string;
 
 beforeAll(async () => {
   for (const [bin, pkg] of [['haproxy', 'haproxy'], ['redis-server', 'redis-server']] as const) {
@@ -39,24 +42,49 @@ beforeAll(async () => {
     root: ROOT, checkIntervalMs: CHECK_MS, keepDir: process.env.FLEET_KEEP_DIR === '1', env: { REDIS_WAIT_REPLICAS: String(WAIT_REPLICAS) },
   });
   if (process.env.FLEET_KEEP_DIR === '1') console.log(`fleet: logs in ${fleet.dir}`);
+  token = await camaraToken(fleet.url);
 });
 
 afterAll(async () => {
   await fleet?.stop();
 });
 
-function load(allowed: readonly number[]): SteadyLoad {
-  return startSteadyLoad({
+/** The legacy load through the balancer, and CAMARA SIM Swap checks beside it. */
+function load(allowed: readonly number[]): SteadyLoad & { camara: ReturnType<typeof startCamaraCalls> } {
+  const legacy = startSteadyLoad({
     baseUrl: fleet.url, ratePerSecond: RATE, maxRequests: RATE * 120, maxDurationMs: 120_000,
     next: mixed(), allowedStatuses: allowed, validate: openApiCheck,
   });
+  return Object.assign(legacy, { camara: startCamaraCalls(fleet.url, token) });
 }
 
-function report(name: string, samples: readonly Sample[], notes: string[] = []): ReturnType<typeof summarise> {
-  const row = summarise(name, samples, { notes });
+function report(name: string, samples: readonly Sample[], notes: string[] = [], camara: Record<string, number> = {}): ReturnType<typeof summarise> {
+  const row = summarise(name, samples, { notes: [...notes, `CAMARA (SIM Swap check): ${formatStatuses(camara)}`] });
   console.log(`fleet: ${formatRow(row)}`);
   return row;
 }
+
+const camaraFailed = (s: Record<string, number>) => Object.entries(s).filter(([k]) => k !== '200').reduce((n, [, c]) => n + c, 0);
+
+describe('the fleet as one service', () => {
+  it('when tokens come from the balancer, then a CAMARA call straight to each instance answers 200 (3 tokens × 3 instances)', async () => {
+    // Round robin: each token is issued by another instance.
+    const tokens = [await camaraToken(fleet.url), await camaraToken(fleet.url), await camaraToken(fleet.url)];
+    const answers: string[] = [];
+    for (const [t, tok] of tokens.entries()) {
+      for (const inst of fleet.instances) answers.push(`token ${t} at ${inst.name}: ${(await simSwapCheck(inst.url, tok)).status}`);
+    }
+    expect(answers).toEqual(tokens.flatMap((_, t) => fleet.instances.map((i) => `token ${t} at ${i.name}: 200`)));
+  });
+
+  it('when the instances run with an admin port, then the probes and /metrics answer there and 404 on the partners\' port', async () => {
+    for (const inst of fleet.instances) {
+      const at = async (base: string, path: string) => (await fetch(`${base}${path}`, { signal: AbortSignal.timeout(5000) })).status;
+      expect({ inst: inst.name, readyz: await at(inst.adminUrl, '/readyz'), metrics: await at(inst.adminUrl, '/metrics') }).toEqual({ inst: inst.name, readyz: 200, metrics: 200 });
+      expect({ inst: inst.name, readyz: await at(inst.url, '/readyz'), metrics: await at(inst.url, '/metrics') }).toEqual({ inst: inst.name, readyz: 404, metrics: 404 });
+    }
+  });
+});
 
 const failed = (samples: readonly Sample[]) => samples.filter((s) => s.outcome !== 'answered' || s.status !== 200);
 const describeFailures = (samples: readonly Sample[]) => failed(samples).slice(0, 5)
@@ -84,8 +112,11 @@ describe('the fleet under steady load through HAProxy', () => {
     }
     await sleep(1000);
     await traffic.stop();
-    const row = report('rolling restart', traffic.samples, [`exit codes ${exits.join(', ')}`]);
+    const camara = await traffic.camara.stop();
+    const row = report('rolling restart', traffic.samples, [`exit codes ${exits.join(', ')}`], camara);
     expect(exits).toEqual([0, 0, 0]);
+    expect(camara['200']).toBeGreaterThan(0);
+    expect(camaraFailed(camara)).toBe(0);
     expect(describeFailures(traffic.samples)).toEqual([]);
     expect(row.sent).toBeGreaterThan(RATE * 3);
   });
@@ -100,8 +131,11 @@ describe('the fleet under steady load through HAProxy', () => {
     const outMs = await fleet.waitOutOfRotation('i2', 10_000);
     await sleep(2000);
     await traffic.stop();
+    const camara = await traffic.camara.stop();
     const lost = failed(traffic.samples);
-    report('instance SIGKILLed', traffic.samples, [`in flight through the balancer at the kill: ${inFlightAtKill}`, `out of rotation after ${outMs} ms (check every ${CHECK_MS} ms)`]);
+    report('instance SIGKILLed', traffic.samples, [`in flight through the balancer at the kill: ${inFlightAtKill}`, `out of rotation after ${outMs} ms (check every ${CHECK_MS} ms)`], camara);
+    // One CAMARA call at a time: at most the one in flight on the victim may fail.
+    expect(camaraFailed(camara)).toBeLessThanOrEqual(1);
     // Everything that failed was on its way when the process died...
     expect(lost.length).toBeLessThanOrEqual(inFlightAtKill);
     expect(lost.filter((s) => s.sentAt > killedAt + 50)).toEqual([]);
@@ -154,6 +188,7 @@ describe('the fleet under steady load through HAProxy', () => {
     await sleep(1000);
     const written = await writing.stop();
     await traffic.stop();
+    const camara = await traffic.camara.stop();
 
     // Every acknowledged txn_id must replay: a fresh answer is a second one, and a 409 is a
     // record lost with only its claim left (free again, and answered again, after TXN_IN_FLIGHT_TTL_S).
@@ -167,8 +202,9 @@ describe('the fleet under steady load through HAProxy', () => {
     console.log(`fleet: master of slot ${slot} killed; ${line}; writers saw ${JSON.stringify(written.statuses)}`);
     report('Redis master killed', traffic.samples, [
       `replica promoted after ${promotedMs} ms; every instance back on Redis ${backMs} ms later`, line,
-    ]);
+    ], camara);
     expect(traffic.samples.filter((s) => s.outcome !== 'answered')).toEqual([]);
+    expect(camara['0'] ?? 0).toBe(0);
     expect(nearKill).toBeGreaterThan(0);
     expect(other).toBe(0);
     // With WAIT (the fleet's setting) nothing is lost; FLEET_REDIS_WAIT_REPLICAS=0 measures what it saves.
@@ -189,8 +225,10 @@ describe('the fleet under steady load through HAProxy', () => {
     const back = await waitStore('redis', 30_000);
     await sleep(1000);
     await traffic.stop();
-    report('Redis Cluster gone and back', traffic.samples, [`degraded after ${degraded} ms`, `back on Redis ${back} ms after the cluster was healthy`]);
+    const camara = await traffic.camara.stop();
+    report('Redis Cluster gone and back', traffic.samples, [`degraded after ${degraded} ms`, `back on Redis ${back} ms after the cluster was healthy`], camara);
     expect(traffic.samples.filter((s) => s.outcome !== 'answered')).toEqual([]);
+    expect(camara['0'] ?? 0).toBe(0);
   });
 });
 
@@ -234,7 +272,7 @@ async function inBatches<T, R>(items: readonly T[], width: number, fn: (item: T)
 async function waitStore(mode: string, timeoutMs: number): Promise<number> {
   const start = Date.now();
   for (;;) {
-    const modes = await Promise.all(fleet.instances.map((i) => fetch(`${i.url}/readyz`).then((r) => r.json() as Promise<{ store?: string }>, () => ({ store: 'down' }))));
+    const modes = await Promise.all(fleet.instances.map((i) => fetch(`${i.adminUrl}/readyz`).then((r) => r.json() as Promise<{ store?: string }>, () => ({ store: 'down' }))));
     if (modes.every((m) => m.store === mode)) return Date.now() - start;
     if (Date.now() - start > timeoutMs) throw new Error(`store modes ${JSON.stringify(modes)} after ${timeoutMs} ms, want ${mode}`);
     await sleep(100);

@@ -77,6 +77,24 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(container.envFrom.some((e) => e.configMapRef?.name === 'verify-customer-config')).toBe(true);
   });
 
+  it('the probes and the scrape use the admin port (ADMIN_PORT), which only the monitoring namespace may reach; the ingress reaches only the partners\' port', () => {
+    const config = manifest<K8sObject>('configmap.yaml').data ?? {};
+    const container = manifest<K8sObject & { spec: DeploymentSpec }>('deployment.yaml').spec.template.spec.containers[0];
+    if (!container) throw new Error('the Deployment has no container');
+    const portOf = (name: string) => container.ports.find((p) => p.name === name)?.containerPort;
+    expect(portOf('admin')).toBe(Number(config.ADMIN_PORT));
+    expect(portOf('http')).toBe(Number(config.PORT));
+    for (const probe of [container.livenessProbe, container.readinessProbe, container.startupProbe]) expect(probe.httpGet.port).toBe('admin');
+    const monitor = manifest<K8sObject & { spec: { endpoints: Array<{ port: string; path: string }> } }>('servicemonitor.yaml');
+    expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'admin', path: '/metrics' })]);
+    const svcPorts = manifest<K8sObject & { spec: { ports: Array<{ name: string; targetPort: string }> } }>('service.yaml').spec.ports;
+    expect(svcPorts.find((p) => p.name === 'admin')?.targetPort).toBe('admin');
+    type Rule = { from: Array<{ namespaceSelector: { matchLabels: Record<string, string> } }>; ports: Array<{ port: number }> };
+    const rules = manifest<K8sObject & { spec: { ingress: Rule[] } }>('networkpolicy.yaml').spec.ingress;
+    const reach = rules.map((r) => ({ from: r.from.map((f) => f.namespaceSelector.matchLabels['kubernetes.io/metadata.name']), ports: r.ports.map((p) => p.port) }));
+    expect(reach).toEqual([{ from: ['ingress-nginx'], ports: [Number(config.PORT)] }, { from: ['monitoring'], ports: [Number(config.ADMIN_PORT)] }]);
+  });
+
   it('the PrometheusRule carries exactly the groups and rules of grafana/prometheus/rules.yml', () => {
     const source = (yaml.load(read('grafana', 'prometheus', 'rules.yml')) as { groups: RuleGroup[] }).groups;
     const generated = manifest<K8sObject & { spec: { groups: RuleGroup[] } }>('prometheusrule.yaml').spec.groups;
@@ -176,6 +194,13 @@ describe('compose.yaml', () => {
     for (const [name, svc] of Object.entries(compose.services)) {
       if (name.startsWith('verify-customer-')) expect(loadConfig({ ...svc.environment }).NODE_ENV).toBe('production');
     }
+  });
+
+  it('Prometheus scrapes each instance on its ADMIN_PORT, where /metrics is served', () => {
+    const prom = yaml.load(read('deploy', 'compose', 'prometheus.yml')) as { scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }> };
+    const targets = prom.scrape_configs.flatMap((c) => c.static_configs.flatMap((sc) => sc.targets)).sort();
+    const instances = Object.entries(compose.services).filter(([n]) => n.startsWith('verify-customer-'));
+    expect(targets).toEqual(instances.map(([n, svc]) => `${n}:${svc.environment?.ADMIN_PORT ?? 'unset'}`).sort());
   });
 
   it("Prometheus's configuration passes promtool with our rules beside it", () => {

@@ -1,5 +1,5 @@
 import { ConfigMap } from 'kubernetes-models/v1';
-import { APP, labels, secrets, shutdown } from './settings.mjs';
+import { ADMIN_PORT, APP, labels, secrets, shutdown } from './settings.mjs';
 
 /** Settings that are not secret. Names are the service's own (src/config/config.ts; tested). */
 export function configMap(): ConfigMap {
@@ -9,6 +9,8 @@ export function configMap(): ConfigMap {
       NODE_ENV: 'production',
       PORT: '8080',
       HOST: '0.0.0.0',
+      // Probes, /metrics and /internal/events/* on their own port, which the NetworkPolicy keeps from the ingress.
+      ADMIN_PORT: String(ADMIN_PORT),
       LOG_LEVEL: 'info',
       TIMEZONE: 'UTC',
       COUNTRY_CODE: '255',

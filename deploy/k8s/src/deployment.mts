@@ -1,5 +1,5 @@
 import { Deployment } from 'kubernetes-models/apps/v1';
-import { APP, HTTP_PORT, IMAGE, REPLICAS, labels, secrets, selector, shutdown, terminationGracePeriodSeconds } from './settings.mjs';
+import { ADMIN_PORT, APP, HTTP_PORT, IMAGE, REPLICAS, labels, secrets, selector, shutdown, terminationGracePeriodSeconds } from './settings.mjs';
 
 /** The service's pods: non-root, read-only root, probed on /healthz and /readyz, drained on stop. */
 export function deployment(): Deployment {
@@ -36,7 +36,10 @@ export function deployment(): Deployment {
             name: APP,
             image: IMAGE,
             imagePullPolicy: 'IfNotPresent',
-            ports: [{ name: 'http', containerPort: HTTP_PORT, protocol: 'TCP' }],
+            ports: [
+              { name: 'http', containerPort: HTTP_PORT, protocol: 'TCP' },
+              { name: 'admin', containerPort: ADMIN_PORT, protocol: 'TCP' },
+            ],
             envFrom: [
               { configMapRef: { name: `${APP}-config` } },
               // EVENTS_TOKEN, AUDIT_DATABASE_URL and other secret settings, created by the operator.
@@ -55,9 +58,10 @@ export function deployment(): Deployment {
               readOnlyRootFilesystem: true,
               capabilities: { drop: ['ALL'] },
             },
-            startupProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 1, failureThreshold: 30 },
-            livenessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 10, timeoutSeconds: 2, failureThreshold: 3 },
-            readinessProbe: { httpGet: { path: '/readyz', port: 'http' }, periodSeconds: 2, timeoutSeconds: 2, failureThreshold: 1, successThreshold: 1 },
+            // The probes are on the admin listener (ADMIN_PORT): the partners' port answers them 404.
+            startupProbe: { httpGet: { path: '/healthz', port: 'admin' }, periodSeconds: 1, failureThreshold: 30 },
+            livenessProbe: { httpGet: { path: '/healthz', port: 'admin' }, periodSeconds: 10, timeoutSeconds: 2, failureThreshold: 3 },
+            readinessProbe: { httpGet: { path: '/readyz', port: 'admin' }, periodSeconds: 2, timeoutSeconds: 2, failureThreshold: 1, successThreshold: 1 },
             lifecycle: { preStop: { sleep: { seconds: shutdown.preStopSleepS } } },
             volumeMounts: [
               { name: 'partners', mountPath: secrets.partners.mountPath, readOnly: true },

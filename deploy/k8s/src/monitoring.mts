@@ -4,14 +4,14 @@ import yaml from 'js-yaml';
 import { PrometheusRule, ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import { APP, labels, selector } from './settings.mjs';
 
-/** Scrapes every pod through the Service; the job label stays "verify-customer" as the rules expect. */
+/** Scrapes every pod's admin port through the Service; the job label stays "verify-customer" as the rules expect. */
 export function serviceMonitor(): ServiceMonitor {
   return new ServiceMonitor({
     metadata: { name: APP, labels },
     spec: {
       jobLabel: 'app.kubernetes.io/name',
       selector: { matchLabels: selector },
-      endpoints: [{ port: 'http', path: '/metrics', interval: '15s', scrapeTimeout: '10s' }],
+      endpoints: [{ port: 'admin', path: '/metrics', interval: '15s', scrapeTimeout: '10s' }],
     },
   });
 }

@@ -6,6 +6,8 @@ export const selector = { 'app.kubernetes.io/name': APP } as const;
 /** Replace with the digest your registry holds (see Dockerfile): manifests never float on a tag. */
 export const IMAGE = `registry.example.com/${APP}@sha256:${'0'.repeat(64)}`;
 export const HTTP_PORT = 8080;
+/** ADMIN_PORT: probes, /metrics and /internal/events/* (CONTRACT §4), never reachable through the ingress. */
+export const ADMIN_PORT = 8081;
 export const REPLICAS = 3;
 
 /**
