@@ -1,3 +1,4 @@
+import { auditText } from './audit-text';
 import { DomainError, UNEXPECTED } from './errors';
 import { AuditContext, AuditRecord, AuditTrail } from './ports/audit-trail';
 import { Clock } from './ports/clock';
@@ -68,18 +69,20 @@ export class AuditRecorder {
 
   private write(s: AuditSubject, outcome: { code: string; httpStatus: number }, replayed: boolean): void {
     const timeMs = this.deps.clock.nowMs();
+    const purpose = s.context.purpose ?? s.partner.purpose;
+    // Text that came from a caller or an external issuer is made safe here, where it enters the record.
     const entry: AuditRecord = {
       id: uuidV7(timeMs),
       timeMs,
-      partner: s.partner.name,
+      partner: auditText(s.partner.name),
       interface: s.context.interface,
       operation: s.operation,
       msisdn: s.msisdn,
       code: outcome.code,
       httpStatus: outcome.httpStatus,
-      txnId: s.txnId ?? null,
-      correlator: s.context.correlator,
-      purpose: s.context.purpose ?? s.partner.purpose ?? null,
+      txnId: s.txnId === undefined ? null : auditText(s.txnId),
+      correlator: auditText(s.context.correlator),
+      purpose: purpose === undefined ? null : auditText(purpose),
       replayed,
     };
     this.deps.trail.record(entry);

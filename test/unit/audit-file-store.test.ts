@@ -78,10 +78,11 @@ class SwitchableSink implements AuditSink {
   up = true;
   hang = false;
   readonly taken: AuditRecord[] = [];
-  async write(records: readonly AuditRecord[]): Promise<void> {
+  async write(records: readonly AuditRecord[]): Promise<AuditRecord[]> {
     if (this.hang) await new Promise(() => {});
     if (!this.up) throw new Error('store down');
     this.taken.push(...records);
+    return [];
   }
   async ping(): Promise<void> {
     if (!this.up) throw new Error('store down');
@@ -93,11 +94,11 @@ class SwitchableSink implements AuditSink {
 }
 
 function writer(sink: AuditSink, spoolPath: string, over: Partial<AuditWriterSettings> = {}) {
-  const counts: Record<AuditRecordOutcome, number> = { written: 0, spooled: 0, replayed: 0, dropped: 0 };
+  const counts: Record<AuditRecordOutcome, number> = { written: 0, spooled: 0, replayed: 0, quarantined: 0, dropped: 0 };
   const trail = new BufferedAuditTrail({
-    sink, spool: new AuditSpool(spoolPath), logger: createLogger('silent'), clock: { nowMs: () => Date.now() },
+    sink, spool: new AuditSpool(spoolPath), quarantine: new AuditSpool(`${spoolPath}.quarantine`), logger: createLogger('silent'), clock: { nowMs: () => Date.now() },
     metrics: { auditRecords: (o, n) => { counts[o] += n; }, trackAuditBacklog() {} },
-    settings: { batchMax: 10, flushMs: 5, bufferMax: 1000, writeTimeoutMs: 200, retryMs: 20, maintenanceMs: 3_600_000, ...over },
+    settings: { batchMax: 10, flushMs: 5, bufferMax: 1000, writeTimeoutMs: 200, retryMs: 20, maintenanceMs: 3_600_000, startDeadlineMs: 1000, ...over },
   });
   return { trail, counts };
 }
@@ -142,7 +143,7 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     await until(() => trail.healthy());
     await trail.flush();
     expect(sink.taken.map((r) => r.id)).toEqual(sent.map((r) => r.id));
-    expect(counts).toEqual({ written: 5, spooled: 37, replayed: 37, dropped: 0 });
+    expect(counts).toEqual({ written: 5, spooled: 37, replayed: 37, quarantined: 0, dropped: 0 });
     expect(() => statSync(spool)).toThrow();
     await trail.close();
   });
@@ -173,7 +174,7 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     sink.up = false;
     for (let i = 0; i < 4; i++) trail.record(rec());
     await trail.flush();
-    expect(counts).toEqual({ written: 0, spooled: 0, replayed: 0, dropped: 4 });
+    expect(counts).toEqual({ written: 0, spooled: 0, replayed: 0, quarantined: 0, dropped: 4 });
     await trail.close();
   });
 

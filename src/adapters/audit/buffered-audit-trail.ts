@@ -18,11 +18,15 @@ export interface AuditWriterSettings {
   retryMs: number;
   /** How often retention and partition maintenance run. */
   maintenanceMs: number;
+  /** Longest the first maintenance (schema migration included) may hold up start; past it the trail starts degraded. */
+  startDeadlineMs: number;
 }
 
 export interface BufferedAuditTrailDeps {
   sink: AuditSink;
   spool: AuditSpool;
+  /** Where records the store refuses for their content go (AUDIT_DIR/audit-quarantine.jsonl). */
+  quarantine: AuditSpool;
   metrics: AuditMetrics;
   logger: Logger;
   clock: Clock;
@@ -80,7 +84,11 @@ export class BufferedAuditTrail implements AuditTrail {
       this.spooling = true;
       this.scheduleRetry(0);
     }
-    if (!(await this.maintain())) this.startSpooling('audit store unavailable at start');
+    // A store that accepts connections and never answers must not keep the service from listening:
+    // past the deadline the trail starts degraded, and the first maintenance finishes (or fails) in the background.
+    const first = this.maintain();
+    const ready = await Promise.race([first, new Promise<false>((r) => setTimeout(() => r(false), this.deps.settings.startDeadlineMs).unref())]);
+    if (!ready) this.startSpooling('audit store unavailable at start');
     this.maintenanceTimer = setInterval(() => void this.maintain(), this.deps.settings.maintenanceMs);
     this.maintenanceTimer.unref();
   }
@@ -156,8 +164,9 @@ export class BufferedAuditTrail implements AuditTrail {
   private async deliver(batch: AuditRecord[]): Promise<void> {
     if (!this.spooling) {
       try {
-        await withTimeout(this.deps.sink.write(batch), this.deps.settings.writeTimeoutMs);
-        this.deps.metrics.auditRecords('written', batch.length);
+        const refused = await withTimeout(this.deps.sink.write(batch), this.deps.settings.writeTimeoutMs);
+        this.deps.metrics.auditRecords('written', batch.length - refused.length);
+        await this.toQuarantine(refused);
         return;
       } catch (err) {
         this.startSpooling(`audit store unavailable: ${(err as Error).message}`);
@@ -181,6 +190,24 @@ export class BufferedAuditTrail implements AuditTrail {
     }
     this.deps.metrics.auditRecords('spooled', batch.length);
     this.spoolBytes = await this.deps.spool.size().catch(() => this.spoolBytes);
+  }
+
+  /**
+   * Records the store refused for their content (it is up, and took the rest of the batch):
+   * retrying them would fail forever and hold back every record behind them, so they are set
+   * aside in the quarantine file for an operator, counted and logged (a count, never a record).
+   */
+  private async toQuarantine(records: readonly AuditRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    try {
+      await this.deps.quarantine.append(records);
+    } catch (err) {
+      this.dropped(records.length, `audit quarantine failed: ${(err as Error).message}`);
+      return;
+    }
+    this.deps.metrics.auditRecords('quarantined', records.length);
+    this.deps.logger.error({ count: records.length, file: this.deps.quarantine.path },
+      'audit records refused by the store for their content: quarantined, the rest written');
   }
 
   private dropped(count: number, reason: string): void {
@@ -226,13 +253,15 @@ export class BufferedAuditTrail implements AuditTrail {
     }
     const chunk = await this.deps.spool.read(this.spoolOffset, this.deps.settings.batchMax);
     if (chunk.records.length > 0) {
+      let refused: AuditRecord[];
       try {
-        await withTimeout(this.deps.sink.write(chunk.records), this.deps.settings.writeTimeoutMs);
+        refused = await withTimeout(this.deps.sink.write(chunk.records), this.deps.settings.writeTimeoutMs);
       } catch {
         this.scheduleRetry(this.deps.settings.retryMs);
         return;
       }
-      this.deps.metrics.auditRecords('replayed', chunk.records.length);
+      this.deps.metrics.auditRecords('replayed', chunk.records.length - refused.length);
+      await this.toQuarantine(refused);
     }
     if (chunk.unreadable > 0) this.dropped(chunk.unreadable, 'unreadable lines in the audit spool');
     this.spoolOffset = chunk.nextOffset;

@@ -20,6 +20,7 @@ export interface AuditWriter extends AuditTrail {
 }
 
 export const SPOOL_FILE = 'audit-spool.jsonl';
+export const QUARANTINE_FILE = 'audit-quarantine.jsonl';
 
 /** AUDIT_ENABLED=false: nothing is recorded (benchmarks measuring the trail's cost). */
 const offWriter: AuditWriter = {
@@ -49,10 +50,11 @@ export function createAuditWriter(config: Config, deps: AuditWriterDeps): AuditW
     })
     : new FileAuditSink(dir, config.AUDIT_RETENTION_DAYS);
   return new BufferedAuditTrail({
-    sink, spool: new AuditSpool(join(dir, SPOOL_FILE)), metrics: deps.metrics, logger: deps.logger, clock: deps.clock,
+    sink, spool: new AuditSpool(join(dir, SPOOL_FILE)), quarantine: new AuditSpool(join(dir, QUARANTINE_FILE)), metrics: deps.metrics, logger: deps.logger, clock: deps.clock,
     settings: {
       batchMax: config.AUDIT_BATCH_MAX, flushMs: config.AUDIT_FLUSH_MS, bufferMax: config.AUDIT_BUFFER_MAX,
       writeTimeoutMs: config.AUDIT_WRITE_TIMEOUT_MS, retryMs: config.AUDIT_RETRY_MS, maintenanceMs: deps.maintenanceMs ?? 3_600_000,
+      startDeadlineMs: Math.max(5000, config.AUDIT_WRITE_TIMEOUT_MS),
     },
   });
 }
