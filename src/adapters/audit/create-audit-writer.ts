@@ -4,6 +4,7 @@ import { AuditRecord, AuditTrail } from '../../domain/ports/audit-trail';
 import { Clock } from '../../domain/ports/clock';
 import { Logger } from '../../observability/logger';
 import { AuditMetrics } from './audit-metrics';
+import { AuditJournal } from './audit-journal';
 import { AuditSink } from './audit-sink';
 import { AuditSpool } from './audit-spool';
 import { AuditMode, BufferedAuditTrail } from './buffered-audit-trail';
@@ -24,7 +25,7 @@ export const QUARANTINE_FILE = 'audit-quarantine.jsonl';
 
 /** AUDIT_ENABLED=false: nothing is recorded (benchmarks measuring the trail's cost). */
 const offWriter: AuditWriter = {
-  record(_entry: AuditRecord) {}, healthy: () => true, mode: () => 'off',
+  record: (_entry: AuditRecord) => Promise.resolve(), healthy: () => true, mode: () => 'off',
   start: async () => {}, flush: async () => {}, close: async () => {},
 };
 
@@ -50,7 +51,9 @@ export function createAuditWriter(config: Config, deps: AuditWriterDeps): AuditW
     })
     : new FileAuditSink(dir, config.AUDIT_RETENTION_DAYS);
   return new BufferedAuditTrail({
-    sink, spool: new AuditSpool(join(dir, SPOOL_FILE)), quarantine: new AuditSpool(join(dir, QUARANTINE_FILE)), metrics: deps.metrics, logger: deps.logger, clock: deps.clock,
+    sink, spool: new AuditSpool(join(dir, SPOOL_FILE)), quarantine: new AuditSpool(join(dir, QUARANTINE_FILE)),
+    journal: new AuditJournal(dir, (err) => deps.logger.error({ err: err.message }, 'audit journal write failed: records answered meanwhile survive a process crash only once written or spooled')),
+    metrics: deps.metrics, logger: deps.logger, clock: deps.clock,
     settings: {
       batchMax: config.AUDIT_BATCH_MAX, flushMs: config.AUDIT_FLUSH_MS, bufferMax: config.AUDIT_BUFFER_MAX,
       writeTimeoutMs: config.AUDIT_WRITE_TIMEOUT_MS, retryMs: config.AUDIT_RETRY_MS, maintenanceMs: deps.maintenanceMs ?? 3_600_000,
