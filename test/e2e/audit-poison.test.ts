@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,7 +67,7 @@ describe('audit trail: one poison record never stalls it', () => {
   }, 60_000);
 
   it('when the spool holds a record PostgreSQL refuses, then it is quarantined and counted, the records around it are written, and the trail is healthy', async () => {
-    await pg.query('TRUNCATE audit_records');
+    await pg.query('DROP TABLE IF EXISTS audit_records; DROP TABLE IF EXISTS audit_migrations');
     const dir = mkdtempSync(join(tmpdir(), 'vc-audit-poison-'));
     const now = Date.now();
     const rec = (correlator: string, purpose: string | null): AuditRecord => ({
@@ -92,4 +93,32 @@ describe('audit trail: one poison record never stalls it', () => {
       await h.close();
     }
   }, 60_000);
+
+  it('when tokens carry arbitrary strings as their purpose claim, then no call gets a 5xx and every answered call reaches PostgreSQL, the trail healthy', async () => {
+    await pg.query('DROP TABLE IF EXISTS audit_records; DROP TABLE IF EXISTS audit_migrations');
+    const c = await startCamaraHarness({ env: { AUDIT_DATABASE_URL: pg.url, ...FAST } });
+    try {
+      // Any code unit, lone surrogates and NUL included, as an external issuer would pass them on.
+      const unit = fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n));
+      const purposeArb = fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ unit, maxLength: 300 }),
+        fc.constantFrom('\u0000', 'dpv:\u0000\u0000', '\ud800', '\udfff\ud800', '\u001b]0;pwned\u0007', 'x'.repeat(256)));
+      const answered: string[] = [];
+      await fc.assert(fc.asyncProperty(purposeArb, async (purpose) => {
+        const correlator = randomUUID();
+        const token = await c.tokens.external({ purpose });
+        const r = await c.call(CHECK, { phoneNumber: '+255712000001' }, { token, headers: { 'x-correlator': correlator } });
+        expect(r.status).toBeLessThan(500);
+        if (r.status === 200) answered.push(correlator);
+      }), { numRuns: 60 });
+      await c.h.server.audit.flush();
+      const recorded = new Set((await auditRows(pg)).map((row) => row.correlator));
+      expect(answered.filter((x) => !recorded.has(x))).toEqual([]);
+      expect(answered.length).toBeGreaterThan(30);
+      expect(await readyAudit(c.url)).toBe('postgres');
+      expect(await counter(c.url, 'spooled')).toBe(0);
+      expect(await counter(c.url, 'quarantined')).toBe(0);
+    } finally {
+      await c.close();
+    }
+  }, 90_000);
 });
