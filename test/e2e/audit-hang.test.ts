@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { postJson } from '../support/harness';
 import { eventually } from '../support/audit-db';
 import { startServiceProcess } from '../support/service-process';
@@ -90,4 +93,21 @@ describe('audit store that accepts connections and never answers', () => {
       await pg.close();
     }
   }, 60_000);
+
+  it('when the audit CLI is pointed at a silent server, then it gives up within its connect timeout with exit 1, the password unsaid', async () => {
+    const pg = await silentServer();
+    const started = Date.now();
+    try {
+      const cli = join(__dirname, '../../dist/src/cli/main.js');
+      const err = await promisify(execFile)(process.execPath, [cli, 'usage', '--month', '2026-11'], {
+        env: { PATH: process.env.PATH, AUDIT_DATABASE_URL: `postgres://audit:pw-7c1e9a@127.0.0.1:${pg.port}/audit` },
+      }).then(() => undefined, (e: unknown) => e as { code: number; stderr: string });
+      expect(err?.code).toBe(1);
+      expect(err?.stderr).toMatch(/timeout/);
+      expect(err?.stderr).not.toContain('pw-7c1e9a');
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      await pg.close();
+    }
+  }, 40_000);
 });

@@ -37,6 +37,17 @@ export interface AuditWriterDeps {
   maintenanceMs?: number;
 }
 
+/** Journal write failures, logged at most once a second: a full disk fails every write, and a flood would bury the cause. */
+function journalErrorLog(logger: Logger): (err: Error) => void {
+  let lastMs = 0;
+  return (err) => {
+    const now = Date.now();
+    if (now - lastMs < 1000) return;
+    lastMs = now;
+    logger.error({ err: err.message }, 'audit journal write failed: records answered meanwhile survive a process crash only once written or spooled');
+  };
+}
+
 /** PostgreSQL when AUDIT_DATABASE_URL is set, else month files under AUDIT_DIR; the spool is under AUDIT_DIR either way. */
 export function createAuditWriter(config: Config, deps: AuditWriterDeps): AuditWriter {
   if (!config.AUDIT_ENABLED) {
@@ -52,7 +63,7 @@ export function createAuditWriter(config: Config, deps: AuditWriterDeps): AuditW
     : new FileAuditSink(dir, config.AUDIT_RETENTION_DAYS);
   return new BufferedAuditTrail({
     sink, spool: new AuditSpool(join(dir, SPOOL_FILE)), quarantine: new AuditSpool(join(dir, QUARANTINE_FILE)),
-    journal: new AuditJournal(dir, (err) => deps.logger.error({ err: err.message }, 'audit journal write failed: records answered meanwhile survive a process crash only once written or spooled')),
+    journal: new AuditJournal(dir, journalErrorLog(deps.logger)),
     metrics: deps.metrics, logger: deps.logger, clock: deps.clock,
     settings: {
       batchMax: config.AUDIT_BATCH_MAX, flushMs: config.AUDIT_FLUSH_MS, bufferMax: config.AUDIT_BUFFER_MAX,
