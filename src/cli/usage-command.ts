@@ -1,7 +1,7 @@
 import { UsageError } from './args';
 import { openAuditReader, strictArgs } from './audit-store';
 import { CliIo } from './io';
-import { csvField, formatTable } from './table';
+import { formatCsv, formatTable, printable } from './table';
 
 export const USAGE_USAGE = 'usage --month YYYY-MM [--partner P] [--csv]          billable counts per partner, operation and outcome (UTC month)';
 
@@ -14,14 +14,12 @@ export async function usageCommand(argv: readonly string[], io: CliIo): Promise<
   try {
     const rows = await reader.usage(month, values.partner);
     if (values.csv) {
-      io.out('month,partner,operation,code,http_status,count,replayed');
-      for (const r of rows) {
-        io.out([month, r.partner, r.operation, r.code, String(r.httpStatus), String(r.count), String(r.replayed)].map(csvField).join(','));
-      }
+      io.out(formatCsv(['month', 'partner', 'operation', 'code', 'http_status', 'count', 'replayed'],
+        rows.map((r) => [month, r.partner, r.operation, r.code, String(r.httpStatus), String(r.count), String(r.replayed)])));
       return 0;
     }
     const total = rows.reduce((n, r) => n + r.count, 0);
-    io.out(`usage for ${month} (UTC)${values.partner ? `, partner ${values.partner}` : ''}: ${total} verification(s)`);
+    io.out(`usage for ${month} (UTC)${values.partner ? `, partner ${printable(values.partner)}` : ''}: ${total} verification(s)`);
     if (rows.length > 0) {
       io.out(formatTable(['partner', 'operation', 'code', 'status', 'count', 'replayed'],
         rows.map((r) => [r.partner, r.operation, r.code, String(r.httpStatus), String(r.count), String(r.replayed)])));

@@ -1,3 +1,4 @@
+import { auditText } from './audit-text';
 import { DomainError, UNEXPECTED } from './errors';
 import { AuditContext, AuditRecord, AuditTrail } from './ports/audit-trail';
 import { Clock } from './ports/clock';
@@ -52,36 +53,40 @@ export class AuditRecorder {
     try {
       value = await work();
     } catch (err) {
-      this.failed(subject, err);
+      await this.failed(subject, err);
       throw err;
     }
-    this.write(subject, SUCCESS, replayed(value));
+    // The answer leaves only once its record would survive a crash of the process.
+    await this.write(subject, SUCCESS, replayed(value));
     return value;
   }
 
   /** Records a refusal decided outside track() (a batch refused as a whole, per number). */
-  failed(subject: AuditSubject, err: unknown): void {
-    if (err instanceof AuditUnavailableError) return;
+  /** Resolves once the record is journaled; never rejects. */
+  failed(subject: AuditSubject, err: unknown): Promise<void> {
+    if (err instanceof AuditUnavailableError) return Promise.resolve();
     const outcome = err instanceof DomainError ? { code: err.code, httpStatus: err.httpStatus } : UNEXPECTED;
-    this.write(subject, outcome, err instanceof DomainError && err.replayed);
+    return this.write(subject, outcome, err instanceof DomainError && err.replayed);
   }
 
-  private write(s: AuditSubject, outcome: { code: string; httpStatus: number }, replayed: boolean): void {
+  private write(s: AuditSubject, outcome: { code: string; httpStatus: number }, replayed: boolean): Promise<void> {
     const timeMs = this.deps.clock.nowMs();
+    const purpose = s.context.purpose ?? s.partner.purpose;
+    // Text that came from a caller or an external issuer is made safe here, where it enters the record.
     const entry: AuditRecord = {
       id: uuidV7(timeMs),
       timeMs,
-      partner: s.partner.name,
+      partner: auditText(s.partner.name),
       interface: s.context.interface,
       operation: s.operation,
       msisdn: s.msisdn,
       code: outcome.code,
       httpStatus: outcome.httpStatus,
-      txnId: s.txnId ?? null,
-      correlator: s.context.correlator,
-      purpose: s.context.purpose ?? s.partner.purpose ?? null,
+      txnId: s.txnId === undefined ? null : auditText(s.txnId),
+      correlator: auditText(s.context.correlator),
+      purpose: purpose === undefined ? null : auditText(purpose),
       replayed,
     };
-    this.deps.trail.record(entry);
+    return this.deps.trail.record(entry);
   }
 }

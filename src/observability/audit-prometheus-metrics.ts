@@ -1,7 +1,7 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import { AuditMetrics, AuditRecordOutcome } from '../adapters/audit/audit-metrics';
 
-const OUTCOMES: readonly AuditRecordOutcome[] = ['written', 'spooled', 'replayed', 'dropped'];
+const OUTCOMES: readonly AuditRecordOutcome[] = ['written', 'spooled', 'replayed', 'quarantined', 'dropped'];
 
 type Backlog = { buffered: number; spooled: number; degraded: boolean };
 
@@ -14,7 +14,7 @@ export class PrometheusAuditMetrics implements AuditMetrics {
     const registers = [registry];
     this.records = new Counter({
       name: 'verify_audit_records_total',
-      help: 'Audit records by what became of them: written to the store, spooled locally, replayed from the spool, dropped (lost).',
+      help: 'Audit records by what became of them: written to the store, spooled locally, replayed from the spool, quarantined (refused by the store for their content; kept in a local file), dropped (lost).',
       labelNames: ['outcome'], registers,
     });
     for (const outcome of OUTCOMES) this.records.inc({ outcome }, 0);

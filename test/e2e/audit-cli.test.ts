@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { encodeRecord } from '../../src/adapters/audit/audit-record-codec';
+import { auditFileName } from '../../src/adapters/audit/file-audit-sink';
+import { uuidV7 } from '../../src/domain/uuid-v7';
 import { auditPartnersFile } from '../support/audit-db';
 import { Harness, startHarness } from '../support/harness';
 import { PostgresProcess, startPostgres } from '../../tools/process-kit/postgres-server';
@@ -105,4 +108,50 @@ describe('the audit and usage CLI questions, against the embedded JSON-lines fil
   });
   afterAll(() => h?.close());
   checkQuestions(() => ({ AUDIT_DIR: dir }));
+});
+
+describe('the audit and usage CLI with hostile text in the store', () => {
+  let h: Harness;
+  const dir = mkdtempSync(join(tmpdir(), 'vc-audit-hostile-'));
+  const FORMULA = '=HYPERLINK("http://evil.example","x")';
+  const HOSTILE = { apiKey: 'hostile-key', secret: 'hostile-secret' };
+  beforeAll(async () => {
+    const partners = join(dir, 'partners.json');
+    writeFileSync(partners, JSON.stringify({ partners: [
+      { name: FORMULA, apiKey: HOSTILE.apiKey, secret: HOSTILE.secret, operations: ['kyc'] },
+    ] }));
+    h = await startHarness({ env: { AUDIT_DIR: dir, PARTNERS_FILE: partners } });
+    const r = await h.post('kyc', { txn_id: txnId('x'), msisdn: '255712000007' }, { query: signedQuery(HOSTILE) });
+    expect(r.status).toBe(200);
+    await h.server.audit.flush();
+    // A record as an earlier version (or another writer) could have stored it: raw control characters.
+    const now = Date.now();
+    appendFileSync(join(dir, auditFileName(month())), `${encodeRecord({
+      id: uuidV7(now), timeMs: now, partner: 'shop\r', interface: 'camara', operation: 'check', msisdn: '255712000007',
+      code: '00000', httpStatus: 200, txnId: null, correlator: 'c-1', purpose: 'dpv:x\n2026-01-01T00:00:00.000Z  forged\u001b[2J\u0007', replayed: false,
+    })}\n`);
+  });
+  afterAll(() => h?.close());
+
+  it('when a stored purpose holds a newline and escape sequences, then audit shows them as visible escapes, one line per record', async () => {
+    const r = await cli(['audit', '--msisdn', '255712000007'], { AUDIT_DIR: dir });
+    expect(r.code).toBe(0);
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines[0]).toBe('2 record(s) for 255712000007');
+    expect(lines).toHaveLength(5); // count, header, rule, two records
+    const controls = [...r.out].filter((c) => { const n = c.charCodeAt(0); return (n < 32 && n !== 10) || (n >= 0x7f && n <= 0x9f); });
+    expect(controls).toEqual([]);
+    expect(lines[4]).toContain('shop\\r');
+    expect(lines[4]).toContain('dpv:x\\n2026-01-01T00:00:00.000Z  forged\\e[2J\\x07');
+  });
+
+  it('when a partner name starts with =, then usage --csv escapes it so a spreadsheet shows it as text, never runs it', async () => {
+    const r = await cli(['usage', '--month', month(), '--csv'], { AUDIT_DIR: dir });
+    expect(r.code).toBe(0);
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines[0]).toBe('month,partner,operation,code,http_status,count,replayed');
+    expect(lines).toContain(`${month()},"'=HYPERLINK(""http://evil.example"",""x"")",kyc,00000,200,1,0`);
+    expect(lines).toContain(`${month()},shop\\r,check,00000,200,1,0`);
+    for (const l of lines) expect(l).not.toMatch(/(^|,)"?[=+\-@]/);
+  });
 });

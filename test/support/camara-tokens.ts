@@ -21,6 +21,8 @@ export interface ExternalClaims {
   sub?: string;
   /** Seconds from now the token expires; negative for an expired one. */
   expiresIn?: number;
+  /** The `purpose` claim, as an external issuer passes it on (any string). */
+  purpose?: string;
 }
 
 export interface TokenSource {
@@ -48,6 +50,7 @@ export async function startTokenSource(): Promise<TokenSource> {
       client_id: c.clientId ?? 'demo-key',
       scope: c.scope ?? 'sim-swap kyc-tenure:check-tenure',
       sub: c.sub,
+      ...(c.purpose === undefined ? {} : { purpose: c.purpose }),
       exp,
       iat: Math.min(now, exp - 60),
     });

@@ -78,10 +78,11 @@ class SwitchableSink implements AuditSink {
   up = true;
   hang = false;
   readonly taken: AuditRecord[] = [];
-  async write(records: readonly AuditRecord[]): Promise<void> {
+  async write(records: readonly AuditRecord[]): Promise<AuditRecord[]> {
     if (this.hang) await new Promise(() => {});
     if (!this.up) throw new Error('store down');
     this.taken.push(...records);
+    return [];
   }
   async ping(): Promise<void> {
     if (!this.up) throw new Error('store down');
@@ -93,11 +94,11 @@ class SwitchableSink implements AuditSink {
 }
 
 function writer(sink: AuditSink, spoolPath: string, over: Partial<AuditWriterSettings> = {}) {
-  const counts: Record<AuditRecordOutcome, number> = { written: 0, spooled: 0, replayed: 0, dropped: 0 };
+  const counts: Record<AuditRecordOutcome, number> = { written: 0, spooled: 0, replayed: 0, quarantined: 0, dropped: 0 };
   const trail = new BufferedAuditTrail({
-    sink, spool: new AuditSpool(spoolPath), logger: createLogger('silent'), clock: { nowMs: () => Date.now() },
+    sink, spool: new AuditSpool(spoolPath), quarantine: new AuditSpool(`${spoolPath}.quarantine`), logger: createLogger('silent'), clock: { nowMs: () => Date.now() },
     metrics: { auditRecords: (o, n) => { counts[o] += n; }, trackAuditBacklog() {} },
-    settings: { batchMax: 10, flushMs: 5, bufferMax: 1000, writeTimeoutMs: 200, retryMs: 20, maintenanceMs: 3_600_000, ...over },
+    settings: { batchMax: 10, flushMs: 5, bufferMax: 1000, writeTimeoutMs: 200, retryMs: 20, maintenanceMs: 3_600_000, startDeadlineMs: 1000, ...over },
   });
   return { trail, counts };
 }
@@ -115,7 +116,7 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     const sink = new SwitchableSink();
     const { trail, counts } = writer(sink, join(dir(), 'spool.jsonl'));
     await trail.start();
-    for (let i = 0; i < 25; i++) trail.record(rec());
+    for (let i = 0; i < 25; i++) void trail.record(rec());
     expect(sink.taken.length).toBe(0); // record() never writes itself
     await until(() => sink.taken.length === 25);
     expect(counts.written).toBe(25);
@@ -128,7 +129,7 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     const { trail, counts } = writer(sink, spool);
     await trail.start();
     const sent: AuditRecord[] = [];
-    const send = (n: number) => { for (let i = 0; i < n; i++) { const r = rec(); sent.push(r); trail.record(r); } };
+    const send = (n: number) => { for (let i = 0; i < n; i++) { const r = rec(); sent.push(r); void trail.record(r); } };
     send(5);
     await trail.flush();
     sink.up = false;
@@ -142,7 +143,7 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     await until(() => trail.healthy());
     await trail.flush();
     expect(sink.taken.map((r) => r.id)).toEqual(sent.map((r) => r.id));
-    expect(counts).toEqual({ written: 5, spooled: 37, replayed: 37, dropped: 0 });
+    expect(counts).toEqual({ written: 5, spooled: 37, replayed: 37, quarantined: 0, dropped: 0 });
     expect(() => statSync(spool)).toThrow();
     await trail.close();
   });
@@ -153,7 +154,7 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     const { trail, counts } = writer(sink, spool, { writeTimeoutMs: 50 });
     await trail.start();
     sink.hang = true;
-    for (let i = 0; i < 3; i++) trail.record(rec());
+    for (let i = 0; i < 3; i++) void trail.record(rec());
     await trail.flush();
     expect(counts.spooled).toBe(3);
     sink.hang = false;
@@ -171,9 +172,9 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     rmSync(join(d, 'spool-dir'), { recursive: true });
     writeFileSync(join(d, 'spool-dir'), '');
     sink.up = false;
-    for (let i = 0; i < 4; i++) trail.record(rec());
+    for (let i = 0; i < 4; i++) void trail.record(rec());
     await trail.flush();
-    expect(counts).toEqual({ written: 0, spooled: 0, replayed: 0, dropped: 4 });
+    expect(counts).toEqual({ written: 0, spooled: 0, replayed: 0, quarantined: 0, dropped: 4 });
     await trail.close();
   });
 
@@ -182,7 +183,7 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     sink.hang = true;
     const { trail, counts } = writer(sink, join(dir(), 'spool.jsonl'), { bufferMax: 20, batchMax: 5, writeTimeoutMs: 60_000 });
     await trail.start();
-    for (let i = 0; i < 45; i++) trail.record(rec());
+    for (let i = 0; i < 45; i++) void trail.record(rec());
     expect(trail.healthy()).toBe(false);
     expect(counts.dropped).toBe(5);
     void trail.close();
@@ -225,7 +226,7 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     const sink = new SwitchableSink();
     const { trail } = writer(sink, join(dir(), 'spool.jsonl'), { flushMs: 600_000, batchMax: 1000 });
     await trail.start();
-    for (let i = 0; i < 12; i++) trail.record(rec());
+    for (let i = 0; i < 12; i++) void trail.record(rec());
     expect(sink.taken).toHaveLength(0);
     await trail.close();
     expect(sink.taken).toHaveLength(12);

@@ -12,7 +12,7 @@ function setup(failClosed = false) {
   const records: AuditRecord[] = [];
   let healthy = true;
   const recorder = new AuditRecorder({
-    trail: { record: (r) => records.push(r), healthy: () => healthy }, clock: { nowMs: () => Date.UTC(2026, 10, 24) }, failClosed,
+    trail: { record: (r) => { records.push(r); return Promise.resolve(); }, healthy: () => healthy }, clock: { nowMs: () => Date.UTC(2026, 10, 24) }, failClosed,
   });
   const subject = (p = partner('dpv:Registry'), purpose?: string) => ({
     partner: p, operation: 'kyc', msisdn: '255712000001', txnId: 't1',

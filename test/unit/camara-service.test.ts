@@ -42,7 +42,7 @@ function setup(opts: { monitoredDays?: number; timeZone?: string; partner?: Part
   });
   const settings = { plan: { countryCode: '255', nsnLength: 9 }, calendar: createZonedCalendar(opts.timeZone ?? 'UTC'), monitoredDays: opts.monitoredDays };
   const records: AuditRecord[] = [];
-  const audit = new AuditRecorder({ trail: { record: (r) => { records.push(r); }, healthy: () => true }, clock, failClosed: false });
+  const audit = new AuditRecorder({ trail: { record: (r) => { records.push(r); return Promise.resolve(); }, healthy: () => true }, clock, failClosed: false });
   const service = new CamaraService({ verification, clock, settings, audit });
   const partner: Partner = { name: 'bank', apiKey: 'k', secret: 's', operations: new Set(['kyc', 'sim_swap']), enabled: true, signature: 'md5', ...opts.partner };
   const grant = (scopes: string[], phoneNumber?: string, purpose?: string): AccessGrant => ({ partner, scopes: new Set(scopes), ...(phoneNumber ? { phoneNumber } : {}), ...(purpose ? { purpose } : {}) });

@@ -1,5 +1,8 @@
-/** What became of audit records: written to the store, spooled locally, replayed from the spool, or dropped. */
-export type AuditRecordOutcome = 'written' | 'spooled' | 'replayed' | 'dropped';
+/**
+ * What became of audit records: written to the store, spooled locally, replayed from the spool,
+ * quarantined (refused by the store for their content, kept in a local file), or dropped.
+ */
+export type AuditRecordOutcome = 'written' | 'spooled' | 'replayed' | 'quarantined' | 'dropped';
 
 /** What the audit writer reports; the Prometheus module implements it. */
 export interface AuditMetrics {

@@ -3,7 +3,9 @@ import { Clock } from '../../domain/ports/clock';
 import { Logger } from '../../observability/logger';
 import { AuditMetrics } from './audit-metrics';
 import { AuditSink } from './audit-sink';
+import { AuditJournal } from './audit-journal';
 import { AuditSpool } from './audit-spool';
+import { withTimeout } from './with-timeout';
 
 export interface AuditWriterSettings {
   /** Records per write (AUDIT_BATCH_MAX); a full batch is written at once. */
@@ -18,11 +20,17 @@ export interface AuditWriterSettings {
   retryMs: number;
   /** How often retention and partition maintenance run. */
   maintenanceMs: number;
+  /** Longest the first maintenance (schema migration included) may hold up start; past it the trail starts degraded. */
+  startDeadlineMs: number;
 }
 
 export interface BufferedAuditTrailDeps {
   sink: AuditSink;
   spool: AuditSpool;
+  /** Where records the store refuses for their content go (AUDIT_DIR/audit-quarantine.jsonl). */
+  quarantine: AuditSpool;
+  /** The write-ahead journal: a record is in it before its answer is sent (absent in unit tests of batching alone). */
+  journal?: AuditJournal;
   metrics: AuditMetrics;
   logger: Logger;
   clock: Clock;
@@ -31,16 +39,6 @@ export interface BufferedAuditTrailDeps {
 
 /** `file` or `postgres` while records reach the store; `degraded` while they go to the spool. */
 export type AuditMode = 'file' | 'postgres' | 'degraded';
-
-class TimeoutError extends Error {}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError(`audit store write took longer than ${ms} ms`)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
 
 /**
  * Audit records off the request path (CONTRACT §9): record() only appends to memory; batches
@@ -74,13 +72,18 @@ export class BufferedAuditTrail implements AuditTrail {
   /** Picks up a spool left by an earlier run, and starts maintenance. */
   async start(): Promise<void> {
     await this.deps.spool.check();
+    await this.recoverJournal();
     this.spoolBytes = await this.deps.spool.size();
     if (this.spoolBytes > 0) {
       this.deps.logger.warn({ bytes: this.spoolBytes }, 'audit spool from an earlier run: replaying it into the audit store');
       this.spooling = true;
       this.scheduleRetry(0);
     }
-    if (!(await this.maintain())) this.startSpooling('audit store unavailable at start');
+    // A store that accepts connections and never answers must not keep the service from listening:
+    // past the deadline the trail starts degraded, and the first maintenance finishes (or fails) in the background.
+    const first = this.maintain();
+    const ready = await Promise.race([first, new Promise<false>((r) => setTimeout(() => r(false), this.deps.settings.startDeadlineMs).unref())]);
+    if (!ready) this.startSpooling('audit store unavailable at start');
     this.maintenanceTimer = setInterval(() => void this.maintain(), this.deps.settings.maintenanceMs);
     this.maintenanceTimer.unref();
   }
@@ -93,12 +96,13 @@ export class BufferedAuditTrail implements AuditTrail {
     return !this.spooling;
   }
 
-  record(entry: AuditRecord): void {
+  /** Resolves once the record is in the journal (it survives the process's death); never rejects. */
+  record(entry: AuditRecord): Promise<void> {
     const { bufferMax, batchMax, flushMs } = this.deps.settings;
     const held = this.buffer.length + this.queued;
     if (held >= 2 * bufferMax) {
       this.dropped(1, 'audit memory buffer full and the spool is not keeping up');
-      return;
+      return Promise.resolve();
     }
     this.buffer.push(entry);
     if (held + 1 >= bufferMax && !this.spooling) {
@@ -114,6 +118,7 @@ export class BufferedAuditTrail implements AuditTrail {
       }, flushMs);
       this.flushTimer.unref();
     }
+    return this.deps.journal?.append(entry) ?? Promise.resolve();
   }
 
   /** Hands what is buffered to the writer; resolves when it and everything before it is written or spooled. */
@@ -143,6 +148,7 @@ export class BufferedAuditTrail implements AuditTrail {
     this.flushTimer = undefined;
     this.retryTimer = undefined;
     await this.flush();
+    await this.deps.journal?.close();
     await this.deps.sink.close();
   }
 
@@ -156,14 +162,29 @@ export class BufferedAuditTrail implements AuditTrail {
   private async deliver(batch: AuditRecord[]): Promise<void> {
     if (!this.spooling) {
       try {
-        await withTimeout(this.deps.sink.write(batch), this.deps.settings.writeTimeoutMs);
-        this.deps.metrics.auditRecords('written', batch.length);
+        const refused = await withTimeout(this.deps.sink.write(batch), this.deps.settings.writeTimeoutMs);
+        this.deps.metrics.auditRecords('written', batch.length - refused.length);
+        await this.toQuarantine(refused);
+        this.deps.journal?.ack(batch);
         return;
       } catch (err) {
         this.startSpooling(`audit store unavailable: ${(err as Error).message}`);
       }
     }
-    await this.toSpool(batch);
+    // Records the spool could not take stay in the journal: the next start replays them.
+    if (await this.toSpool(batch)) this.deps.journal?.ack(batch);
+  }
+
+  /** An earlier run's journal (killed before its records were written): into the spool, replayed like any spool. */
+  private async recoverJournal(): Promise<void> {
+    const journal = this.deps.journal;
+    if (!journal) return;
+    const { records, unreadable, files } = await journal.recover();
+    if (files.length === 0) return;
+    await this.deps.spool.append(records);
+    await journal.discard(files);
+    if (unreadable > 0) this.dropped(unreadable, 'unreadable lines in the audit journal');
+    this.deps.logger.warn({ records: records.length }, 'audit journal from an earlier run: its records are replayed into the audit store');
   }
 
   private startSpooling(reason: string): void {
@@ -172,15 +193,34 @@ export class BufferedAuditTrail implements AuditTrail {
     this.scheduleRetry(this.deps.settings.retryMs);
   }
 
-  private async toSpool(batch: AuditRecord[]): Promise<void> {
+  private async toSpool(batch: AuditRecord[]): Promise<boolean> {
     try {
       await this.deps.spool.append(batch);
     } catch (err) {
       this.dropped(batch.length, `audit spool failed: ${(err as Error).message}`);
-      return;
+      return false;
     }
     this.deps.metrics.auditRecords('spooled', batch.length);
     this.spoolBytes = await this.deps.spool.size().catch(() => this.spoolBytes);
+    return true;
+  }
+
+  /**
+   * Records the store refused for their content (it is up, and took the rest of the batch):
+   * retrying them would fail forever and hold back every record behind them, so they are set
+   * aside in the quarantine file for an operator, counted and logged (a count, never a record).
+   */
+  private async toQuarantine(records: readonly AuditRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    try {
+      await this.deps.quarantine.append(records);
+    } catch (err) {
+      this.dropped(records.length, `audit quarantine failed: ${(err as Error).message}`);
+      return;
+    }
+    this.deps.metrics.auditRecords('quarantined', records.length);
+    this.deps.logger.error({ count: records.length, file: this.deps.quarantine.path },
+      'audit records refused by the store for their content: quarantined, the rest written');
   }
 
   private dropped(count: number, reason: string): void {
@@ -226,13 +266,15 @@ export class BufferedAuditTrail implements AuditTrail {
     }
     const chunk = await this.deps.spool.read(this.spoolOffset, this.deps.settings.batchMax);
     if (chunk.records.length > 0) {
+      let refused: AuditRecord[];
       try {
-        await withTimeout(this.deps.sink.write(chunk.records), this.deps.settings.writeTimeoutMs);
+        refused = await withTimeout(this.deps.sink.write(chunk.records), this.deps.settings.writeTimeoutMs);
       } catch {
         this.scheduleRetry(this.deps.settings.retryMs);
         return;
       }
-      this.deps.metrics.auditRecords('replayed', chunk.records.length);
+      this.deps.metrics.auditRecords('replayed', chunk.records.length - refused.length);
+      await this.toQuarantine(refused);
     }
     if (chunk.unreadable > 0) this.dropped(chunk.unreadable, 'unreadable lines in the audit spool');
     this.spoolOffset = chunk.nextOffset;

@@ -4,6 +4,7 @@ import { AuditRecord, AuditTrail } from '../../domain/ports/audit-trail';
 import { Clock } from '../../domain/ports/clock';
 import { Logger } from '../../observability/logger';
 import { AuditMetrics } from './audit-metrics';
+import { AuditJournal } from './audit-journal';
 import { AuditSink } from './audit-sink';
 import { AuditSpool } from './audit-spool';
 import { AuditMode, BufferedAuditTrail } from './buffered-audit-trail';
@@ -20,10 +21,11 @@ export interface AuditWriter extends AuditTrail {
 }
 
 export const SPOOL_FILE = 'audit-spool.jsonl';
+export const QUARANTINE_FILE = 'audit-quarantine.jsonl';
 
 /** AUDIT_ENABLED=false: nothing is recorded (benchmarks measuring the trail's cost). */
 const offWriter: AuditWriter = {
-  record(_entry: AuditRecord) {}, healthy: () => true, mode: () => 'off',
+  record: (_entry: AuditRecord) => Promise.resolve(), healthy: () => true, mode: () => 'off',
   start: async () => {}, flush: async () => {}, close: async () => {},
 };
 
@@ -33,6 +35,17 @@ export interface AuditWriterDeps {
   metrics: AuditMetrics;
   /** How often retention runs; default hourly. */
   maintenanceMs?: number;
+}
+
+/** Journal write failures, logged at most once a second: a full disk fails every write, and a flood would bury the cause. */
+function journalErrorLog(logger: Logger): (err: Error) => void {
+  let lastMs = 0;
+  return (err) => {
+    const now = Date.now();
+    if (now - lastMs < 1000) return;
+    lastMs = now;
+    logger.error({ err: err.message }, 'audit journal write failed: records answered meanwhile survive a process crash only once written or spooled');
+  };
 }
 
 /** PostgreSQL when AUDIT_DATABASE_URL is set, else month files under AUDIT_DIR; the spool is under AUDIT_DIR either way. */
@@ -49,10 +62,13 @@ export function createAuditWriter(config: Config, deps: AuditWriterDeps): AuditW
     })
     : new FileAuditSink(dir, config.AUDIT_RETENTION_DAYS);
   return new BufferedAuditTrail({
-    sink, spool: new AuditSpool(join(dir, SPOOL_FILE)), metrics: deps.metrics, logger: deps.logger, clock: deps.clock,
+    sink, spool: new AuditSpool(join(dir, SPOOL_FILE)), quarantine: new AuditSpool(join(dir, QUARANTINE_FILE)),
+    journal: new AuditJournal(dir, journalErrorLog(deps.logger)),
+    metrics: deps.metrics, logger: deps.logger, clock: deps.clock,
     settings: {
       batchMax: config.AUDIT_BATCH_MAX, flushMs: config.AUDIT_FLUSH_MS, bufferMax: config.AUDIT_BUFFER_MAX,
       writeTimeoutMs: config.AUDIT_WRITE_TIMEOUT_MS, retryMs: config.AUDIT_RETRY_MS, maintenanceMs: deps.maintenanceMs ?? 3_600_000,
+      startDeadlineMs: Math.max(5000, config.AUDIT_WRITE_TIMEOUT_MS),
     },
   });
 }

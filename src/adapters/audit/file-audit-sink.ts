@@ -23,7 +23,8 @@ export class FileAuditSink implements AuditSink {
 
   constructor(private readonly dir: string, private readonly retentionDays: number) {}
 
-  async write(records: readonly AuditRecord[]): Promise<void> {
+  /** JSON can hold any string: no record is ever refused for its content. */
+  async write(records: readonly AuditRecord[]): Promise<AuditRecord[]> {
     const byMonth = new Map<string, string[]>();
     for (const r of records) {
       const m = monthOf(r.timeMs);
@@ -35,6 +36,7 @@ export class FileAuditSink implements AuditSink {
     for (const [month, lines] of byMonth) {
       await appendFile(join(this.dir, auditFileName(month)), lines.join(''), { mode: 0o600 });
     }
+    return [];
   }
 
   async ping(): Promise<void> {

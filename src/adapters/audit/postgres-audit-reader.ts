@@ -14,7 +14,12 @@ export class PostgresAuditReader implements AuditReader {
   private constructor(private readonly client: Client) {}
 
   static async connect(url: string): Promise<PostgresAuditReader> {
-    const client = new Client({ connectionString: url, application_name: 'verify-customer-cli' });
+    // A server that accepts and never answers must not hang the operator's terminal: bounded
+    // connect; queries get minutes (a month's usage on a large store is a long scan).
+    const client = new Client({
+      connectionString: url, application_name: 'verify-customer-cli',
+      connectionTimeoutMillis: 10_000, query_timeout: 300_000, statement_timeout: 300_000,
+    });
     await client.connect();
     return new PostgresAuditReader(client);
   }

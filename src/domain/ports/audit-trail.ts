@@ -34,9 +34,13 @@ export interface AuditRecord {
   replayed: boolean;
 }
 
-/** Where audit records go. record() never blocks or throws: writing happens off the request path. */
+/**
+ * Where audit records go. record() never throws; it resolves once the record would survive the
+ * process's death (journaled), and the answer waits for that. Writing to the store happens off the request path.
+ */
 export interface AuditTrail {
-  record(entry: AuditRecord): void;
+  /** Never rejects. */
+  record(entry: AuditRecord): Promise<void>;
   /** False while records cannot reach the audit store (they are spooled locally, or worse). */
   healthy(): boolean;
 }

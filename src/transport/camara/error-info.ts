@@ -66,7 +66,8 @@ export function camaraFailureOf(err: unknown): CamaraFailure {
   if (err instanceof UnnecessaryIdentifierError) return f(422, 'UNNECESSARY_IDENTIFIER');
   if (err instanceof ServiceNotApplicableError) return f(422, 'SERVICE_NOT_APPLICABLE');
   if (err instanceof RateLimitedError) return f(429, 'TOO_MANY_REQUESTS');
-  if (err instanceof UpstreamUnavailableError) return f(503, 'UNAVAILABLE');
+  // AUDIT_FAIL_CLOSED refuses with a 503 too (AuditUnavailableError): unavailable for now, worth a retry.
+  if (err instanceof UpstreamUnavailableError || err.httpStatus === 503) return f(503, 'UNAVAILABLE');
   // No txn_id in CAMARA, so no conflict can arise; shown as the generic internal error if it ever did.
   if (err instanceof ConflictError) return { info: info(500, 'INTERNAL', '') };
   // A domain condition added later and not mapped here: a client fault stays a 400, never a 500.

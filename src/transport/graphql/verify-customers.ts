@@ -128,11 +128,13 @@ export async function verifyCustomers(deps: VerifyCustomersDeps, args: VerifyCus
     if (operations.length > 0) await deps.service.admit(ctx.partner, operations, args.msisdns.length);
   } catch (err) {
     // Refused as a whole (permission, rate limit): each well-formed number was still asked about.
+    const recorded: Promise<void>[] = [];
     for (const raw of args.msisdns) {
       const msisdn = deps.normalise(raw);
       if (msisdn === null) continue;
-      for (const operation of operations) deps.audit.failed(auditSubject(ctx, operation, msisdn), err);
+      for (const operation of operations) recorded.push(deps.audit.failed(auditSubject(ctx, operation, msisdn), err));
     }
+    await Promise.all(recorded);
     throw err;
   }
   return Promise.all(args.msisdns.map((raw) => verifyOne(raw, wanted, maxAgeHours, deps, ctx)));

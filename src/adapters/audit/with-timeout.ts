@@ -1,0 +1,10 @@
+class TimeoutError extends Error {}
+
+/** `p`, or a rejection once `ms` have passed; the timer never outlives the race. */
+export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(`audit store write took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
