@@ -54,7 +54,7 @@ describe('GraphQL API over HTTP', () => {
     const badWindow = await gql(h, '{ simSwap(msisdn: "255712000001", maxAgeHours: 0) { simSwapped } }');
     expect(firstError(malformed).extensions).toEqual({ code: '11111', desc: 'Error Process: msisdn is malformed' });
     expect(firstError(badWindow).extensions).toEqual({ code: '11111', desc: 'Error Process: maxAgeHours must be an integer from 1 to 2400' });
-    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 
   describe('txnId follows the REST txn_id rules', () => {
@@ -114,7 +114,7 @@ describe('GraphQL API over HTTP', () => {
       expect(r.body.errors).toHaveLength(1);
       expect(firstError(r).extensions.code).toBe('11111');
       expect(firstError(r).message).toMatch(/^Error Process: /);
-      expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+      expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
     });
 
     it('applies the partner\'s allowed operations per field', async () => {
@@ -141,7 +141,7 @@ describe('GraphQL API over HTTP', () => {
       expect(r.body.errors).toHaveLength(1);
       expect(firstError(r).extensions.code).toBe('11111');
       expect(firstError(r).message).toMatch(/^Error Process: query cost 201 exceeds the limit of 200 upstream lookups/);
-      expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+      expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
     });
 
     it('refuses a query deeper than the limit with 400', async () => {
@@ -175,7 +175,7 @@ describe('GraphQL API over HTTP', () => {
       expect(res.status).toBe(400);
       expect(body.errors[0].extensions.code).toBe('11111');
       expect(body.errors[0].message).toMatch(/Cross-Site Request Forgery/);
-      expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+      expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
     });
 
     it('answers a body that is not JSON with 400 and a 11111 in the GraphQL error shape', async () => {

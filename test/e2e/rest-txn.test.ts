@@ -19,7 +19,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect(again.status).toBe(200);
     expect(again.text).toBe(first.text);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0 });
+    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 
   it('replays even when the upstream has gone down since', async () => {
