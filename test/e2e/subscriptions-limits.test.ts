@@ -17,7 +17,8 @@ function partnersWithLimited(): string {
   const demo = JSON.parse(readFileSync(defaultPartnersPath(), 'utf8')) as { partners: unknown[] };
   demo.partners.push({
     name: 'limited', apiKey: 'limited-key', secret: 'limited-secret', operations: ['sim_swap'], enabled: true,
-    rateLimit: { perSecond: 0.1, burst: 3 },
+    // Burst 4: the token request spends one (the token endpoint charges the same limit), the routes three.
+    rateLimit: { perSecond: 0.1, burst: 4 },
   });
   writeFileSync(file, JSON.stringify(demo));
   return file;
@@ -36,7 +37,7 @@ describe('subscription rate limit and quota', () => {
     await h.close();
   });
 
-  test('when a partner with a rate limit of burst 3 creates, lists and reads, then its next request is 429 TOO_MANY_REQUESTS with Retry-After', async () => {
+  test('when a partner with a rate limit of burst 4 gets a token, creates, lists and reads, then its next request is 429 TOO_MANY_REQUESTS with Retry-After', async () => {
     const token = await h.tokens.twoLegged({ clientId: 'limited-key', clientSecret: 'limited-secret' });
     const created = await h.subscribe(subscriptionBody(sink.url, PHONE), token);
     expect(created.status).toBe(201);
