@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { auditRows, eventually } from '../support/audit-db';
-import { postJson } from '../support/harness';
+import { auditRows, eventually, kycLoad } from '../support/audit-db';
 import { PostgresProcess, startPostgres } from '../../tools/process-kit/postgres-server';
 import { startServiceProcess } from '../support/service-process';
-import { DEMO, signedQuery, txnId } from '../support/signing';
 
 /*
  * SIGKILL gives the process no chance to flush anything: an answered request's record must
@@ -22,26 +19,12 @@ describe('SIGKILL under load with audit records in memory', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vc-audit-kill-'));
     const env = { AUDIT_DATABASE_URL: pg.url, AUDIT_DIR: dir, AUDIT_RETRY_MS: '200' };
     const svc = await startServiceProcess(env);
-    const answered: string[] = [];
-    let running = true;
-    const client = async () => {
-      while (running) {
-        const correlator = randomUUID();
-        try {
-          const r = await postJson(`${svc.url}/eai/verify_customer/query/kyc?${signedQuery(DEMO)}`,
-            { txn_id: txnId('k'), msisdn: '255712000002' }, { headers: { 'x-correlator': correlator } });
-          if (r.status === 200) answered.push(correlator);
-        } catch {
-          return; // the process is gone
-        }
-      }
-    };
-    const clients = Array.from({ length: 8 }, client);
+    const load = kycLoad(svc.url, 'k', 8);
+    const answered = load.answered;
     while (answered.length < 400) await new Promise((r) => setTimeout(r, 10));
     svc.proc.kill('SIGKILL');
     await svc.exited;
-    running = false;
-    await Promise.all(clients);
+    await load.stop();
     const beforeRestart = new Set((await auditRows(pg)).map((r) => r.correlator));
     const missingBeforeRestart = answered.filter((c) => !beforeRestart.has(c)).length;
 

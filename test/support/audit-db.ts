@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PostgresProcess } from '../../tools/process-kit/postgres-server';
-import { DEMO, DEMO_KYC_ONLY } from './signing';
+import { postJson } from './harness';
+import { DEMO, DEMO_KYC_ONLY, signedQuery, txnId } from './signing';
 
 /** An audit row as the tests read it back. */
 export interface AuditRow {
@@ -52,3 +54,23 @@ export function auditPartnersFile(): string {
   return file;
 }
 
+
+/** Signed KYC calls from `clients` loops until stopped; `answered` collects the correlators of the 200s. */
+export function kycLoad(url: string, txnPrefix: string, clients: number): { answered: string[]; stop(): Promise<void> } {
+  const answered: string[] = [];
+  let running = true;
+  const client = async () => {
+    while (running) {
+      const correlator = randomUUID();
+      try {
+        const r = await postJson(`${url}/eai/verify_customer/query/kyc?${signedQuery(DEMO)}`,
+          { txn_id: txnId(txnPrefix), msisdn: '255712000002' }, { headers: { 'x-correlator': correlator } });
+        if (r.status === 200) answered.push(correlator);
+      } catch {
+        return; // the process or its listener is gone
+      }
+    }
+  };
+  const loops = Array.from({ length: clients }, client);
+  return { answered, stop: async () => { running = false; await Promise.all(loops); } };
+}
