@@ -1,9 +1,9 @@
 // GraphQL Code Generator: the resolver types of schema.graphql, committed to
-// src/transport/graphql/generated/resolvers-types.ts. `npm run graphql:generate` rewrites the
+// src/graphql/generated/resolvers-types.ts. `npm run graphql:generate` rewrites the
 // file after a schema change; `npm run graphql:check` (part of `npm test`) fails while it is stale.
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
-export const RESOLVER_TYPES_PATH = 'src/transport/graphql/generated/resolvers-types.ts';
+export const RESOLVER_TYPES_PATH = 'src/graphql/generated/resolvers-types.ts';
 
 const config: CodegenConfig = {
   overwrite: true,

@@ -9,7 +9,7 @@ export default tseslint.config(
   // (npm run graphql:generate), whose helper types use `any` as graphql-codegen writes them.
   {
     ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'grafana/provisioning/**',
-      'src/transport/graphql/generated/**'],
+      'src/graphql/generated/**'],
   },
   js.configs.recommended,
   {

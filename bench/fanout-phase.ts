@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { SCOPES } from '../src/domain/access-scopes';
-import { SWAPPED } from '../src/domain/subscriptions/subscription';
+import { SCOPES } from '../src/oauth/access-scopes';
+import { SWAPPED } from '../src/subscriptions/domain/subscription';
 import { RssSampler, cpuSeconds } from '../tools/process-kit/proc-stats';
 import { FanoutSettings } from './bench-args';
 import { createSubscriptions, fanoutNumbers, sendSwaps } from './fanout-requests';

@@ -1,4 +1,4 @@
-import { SWAPPED } from '../src/domain/subscriptions/subscription';
+import { SWAPPED } from '../src/subscriptions/domain/subscription';
 import { nowMs } from './fanout-sinks';
 
 /*

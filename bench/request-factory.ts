@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { signatureFor } from '../src/domain/signature';
+import { signatureFor } from '../src/partners/signature';
 import { syntheticSubscriber } from '../src/simulator/synthetic';
 
 /** What one load run sends; every request of it gets a fresh txn_id and a current signature. */

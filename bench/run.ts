@@ -9,7 +9,7 @@ import { fanoutTable } from './fanout-report';
 import { evaluateTargets, resultsTable, soakTable, targetsTable } from './report';
 import { SCENARIOS } from './scenarios';
 import { startStack, stopStack } from './stack';
-import { repoRoot } from '../src/repo-paths';
+import { repoRoot } from '../src/kernel/repo-paths';
 
 /**
  * `npm run bench`: the service next to the fastest thing that could do its job, in one run.

@@ -5,10 +5,10 @@
  *
  *   npx tsc -p scripts/tsconfig.json && node --expose-gc dist/scripts/scripts/degraded-memory.js [N]
  */
-import { createStateStore } from '../src/adapters/state/create-state-store';
+import { createStateStore } from '../src/verification/state/create-state-store';
 import { loadConfig } from '../src/config/config';
-import { systemClock } from '../src/domain/ports/clock';
-import { noopMetrics } from '../src/domain/ports/metrics';
+import { systemClock } from '../src/kernel/clock';
+import { noopMetrics } from '../src/verification/ports/metrics';
 import { createLogger } from '../src/observability/logger';
 
 const gc = (globalThis as { gc?: () => void }).gc;

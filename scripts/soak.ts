@@ -9,7 +9,7 @@ import { addSample, emptyRow, formatAnswers, summarise } from '../test/support/f
 import { DEMO } from '../test/support/signing';
 import { LoadOperation, Sample, startSteadyLoad } from '../test/support/steady-load';
 import { MB, Row, avg, percentile, table, trend } from './soak-report';
-import { repoRoot } from '../src/repo-paths';
+import { repoRoot } from '../src/kernel/repo-paths';
 import { SOAK_USAGE, SoakUsageError, readSettings } from './soak-settings';
 
 /*

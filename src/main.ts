@@ -1,8 +1,8 @@
 import { ConfigError, loadConfig } from './config/config';
-import { demoCurlCommands } from './demo-commands';
-import { demoCamaraCommands, demoTokenCommand } from './demo-token-command';
+import { demoCurlCommands } from './ops/demo-commands';
+import { demoCamaraCommands, demoTokenCommand } from './oauth/demo-token-command';
 import { createLogger } from './observability/logger';
-import { requireSupportedNode } from './runtime-check';
+import { requireSupportedNode } from './kernel/runtime-check';
 import { startServer } from './server';
 
 /** Process entry: config, start, signals. Everything else is built in server.ts. */

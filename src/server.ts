@@ -1,35 +1,35 @@
 import http from 'node:http';
-import { createAdminApp, createApp } from './app';
-import { createAccessTokens } from './adapters/oauth/create-access-tokens';
-import { FilePartnerRegistry } from './adapters/partners/file-partner-registry';
-import { AuditWriter, createAuditWriter } from './adapters/audit/create-audit-writer';
-import { createStateStore } from './adapters/state/create-state-store';
-import { createSubscriptionAdapters } from './adapters/webhooks/create-subscriptions';
-import { SubscriptionService } from './domain/subscriptions/subscription-service';
+import { createAdminApp, createApp } from './http/app';
+import { createAccessTokens } from './oauth/adapters/create-access-tokens';
+import { FilePartnerRegistry } from './partners/file-partner-registry';
+import { AuditWriter, createAuditWriter } from './audit/adapters/create-audit-writer';
+import { createStateStore } from './verification/state/create-state-store';
+import { createSubscriptionAdapters } from './subscriptions/delivery/create-subscriptions';
+import { SubscriptionService } from './subscriptions/domain/subscription-service';
 import { PrometheusWebhookMetrics } from './observability/webhook-metrics';
-import { HlrHttpClient } from './adapters/upstream/hlr-http-client';
-import { SimHttpClient } from './adapters/upstream/sim-http-client';
+import { HlrHttpClient } from './verification/upstream/hlr-http-client';
+import { SimHttpClient } from './verification/upstream/sim-http-client';
 import { Config, readinessDelayMs } from './config/config';
-import { AuditRecorder } from './domain/audit-recorder';
-import { AuthFailureThrottle } from './domain/auth-failure-throttle';
-import { Authenticator } from './domain/authenticator';
-import { ClientCredentialsGrant } from './domain/client-credentials-grant';
-import { createMsisdnNormaliser } from './domain/msisdn';
-import { createOffsetDateTimeFormatter } from './domain/offset-date-time';
-import { AccessTokenVerifier } from './domain/ports/access-tokens';
-import { Clock, systemClock } from './domain/ports/clock';
-import { StateStore } from './domain/ports/state-store';
-import { VerificationService } from './domain/verification-service';
-import { CamaraService } from './domain/camara-service';
-import { createZonedCalendar } from './domain/zoned-date';
+import { AuditRecorder } from './audit/audit-recorder';
+import { AuthFailureThrottle } from './oauth/auth-failure-throttle';
+import { Authenticator } from './partners/authenticator';
+import { ClientCredentialsGrant } from './oauth/client-credentials-grant';
+import { createMsisdnNormaliser } from './verification/msisdn';
+import { createOffsetDateTimeFormatter } from './kernel/offset-date-time';
+import { AccessTokenVerifier } from './oauth/ports/access-tokens';
+import { Clock, systemClock } from './kernel/clock';
+import { StateStore } from './verification/ports/state-store';
+import { VerificationService } from './verification/verification-service';
+import { CamaraService } from './camara/camara-service';
+import { createZonedCalendar } from './kernel/zoned-date';
 import { Logger, createLogger } from './observability/logger';
-import { createHttpServer, listen, shownHost as reachableHost } from './http-listener';
-import { prepareShutdown } from './http-shutdown';
+import { createHttpServer, listen, shownHost as reachableHost } from './http/http-listener';
+import { prepareShutdown } from './http/http-shutdown';
 import { PrometheusMetrics } from './observability/prometheus-metrics';
-import { defaultPartnersPath } from './repo-paths';
+import { defaultPartnersPath } from './kernel/repo-paths';
 import { loadFixtures, defaultFixturesPath } from './simulator/fixtures';
 import { Simulator, createSimulator } from './simulator/simulator';
-import { createGraphqlMiddleware } from './transport/graphql/graphql-middleware';
+import { createGraphqlMiddleware } from './graphql/graphql-middleware';
 
 export interface ServerOptions {
   logger?: Logger;
@@ -196,7 +196,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
 
   server.on('request', app);
   // Expect: 100-continue: the app answers, and the body parser sends 100 Continue only once the
-  // request is authenticated and its declared size accepted (src/transport/rest/expect-continue.ts).
+  // request is authenticated and its declared size accepted (src/http/expect-continue.ts).
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => server.emit('request', req, res));
   // Listen only once shared state is reached (bounded): a balancer must not send a fleet
   // instance traffic it would answer from its own memory (docs/fleet.md).

@@ -1,4 +1,4 @@
-import { createMsisdnNormaliser } from '../domain/msisdn';
+import { createMsisdnNormaliser } from '../verification/msisdn';
 import { UsageError } from './args';
 import { openAuditReader, strictArgs } from './audit-store';
 import { CliIo } from './io';

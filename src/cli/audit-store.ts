@@ -1,7 +1,7 @@
 import { ParseArgsConfig } from 'node:util';
-import { AuditReader } from '../adapters/audit/audit-reader';
-import { FileAuditReader } from '../adapters/audit/file-audit-reader';
-import { PostgresAuditReader } from '../adapters/audit/postgres-audit-reader';
+import { AuditReader } from '../audit/adapters/audit-reader';
+import { FileAuditReader } from '../audit/adapters/file-audit-reader';
+import { PostgresAuditReader } from '../audit/adapters/postgres-audit-reader';
 import { parseCommandArgs, positionals } from './args';
 import { CliIo } from './io';
 

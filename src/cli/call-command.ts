@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { isOperation } from '../domain/operation';
+import { isOperation } from '../partners/operation';
 import { UsageError, integerOption, parseCommandArgs, positionals } from './args';
 import { CREDENTIAL_OPTIONS, credentialsFrom, signedQuery } from './credentials';
 import { CliIo } from './io';

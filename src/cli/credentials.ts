@@ -1,5 +1,5 @@
-import { SignatureScheme } from '../domain/ports/partners';
-import { signatureFor } from '../domain/signature';
+import { SignatureScheme } from '../partners/partners';
+import { signatureFor } from '../partners/signature';
 import { UsageError } from './args';
 import { CliIo } from './io';
 

@@ -6,7 +6,7 @@ import { CREDENTIAL_OPTIONS, credentialsFrom, signedQuery } from './credentials'
 import { CliIo, processIo } from './io';
 import { partnersCommand } from './partners-command';
 import { webhooksCommand } from './webhooks-command';
-import { requireSupportedNode } from '../runtime-check';
+import { requireSupportedNode } from '../kernel/runtime-check';
 import { USAGE_USAGE, usageCommand } from './usage-command';
 
 const USAGE = `usage: verify-customer <command>

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { parsePartners, readPartnersJson } from '../adapters/partners/file-partner-registry';
-import { OPERATIONS } from '../domain/operation';
+import { parsePartners, readPartnersJson } from '../partners/file-partner-registry';
+import { OPERATIONS } from '../partners/operation';
 import { UsageError, parseCommandArgs, positionals } from './args';
 import { writeFileAtomic } from './atomic-file';
 import { CliIo } from './io';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { DeadLetters } from '../adapters/webhooks/dead-letters';
+import { DeadLetters } from '../subscriptions/delivery/dead-letters';
 import { loadConfig } from '../config/config';
 import { UsageError } from './args';
 import { CliIo } from './io';

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { createOffsetDateTimeFormatter } from '../domain/offset-date-time';
+import { createOffsetDateTimeFormatter } from '../kernel/offset-date-time';
 
 /**
  * The one parser of integer settings: plain decimal digits only. Number() would also take

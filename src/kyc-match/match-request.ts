@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PHONE_NUMBER } from '../domain/camara-input';
-import { parseFullDate } from '../domain/zoned-date';
+import { PHONE_NUMBER } from '../camara/camara-input';
+import { parseFullDate } from '../kernel/zoned-date';
 import { ATTRIBUTES, ComparisonKind, GENDERS, ID_DOCUMENT_TYPES, MatchAttributes } from './identity-record';
 import { normalise } from './normalise';
 

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Registry } from 'prom-client';
-import { AuditMetrics, AuditRecordOutcome } from '../adapters/audit/audit-metrics';
+import { AuditMetrics, AuditRecordOutcome } from '../audit/adapters/audit-metrics';
 
 const OUTCOMES: readonly AuditRecordOutcome[] = ['written', 'spooled', 'replayed', 'quarantined', 'dropped'];
 

@@ -1,9 +1,9 @@
-import { OPERATIONS } from '../domain/operation';
+import { OPERATIONS } from '../partners/operation';
 import {
   AuthFailureReason, AuthInterface, BreakerState, CacheOutcome, ReplicationWaitOutcome, StateStoreFailure, TxnOutcome, UpstreamOutcome,
-} from '../domain/ports/metrics';
-import { StoreMode } from '../domain/ports/state-store';
-import { UpstreamName } from '../domain/ports/upstreams';
+} from '../verification/ports/metrics';
+import { StoreMode } from '../verification/ports/state-store';
+import { UpstreamName } from '../verification/ports/upstreams';
 
 /** The interfaces a partner reaches the service through: legacy REST (`rest`), GraphQL, CAMARA. */
 export type Interface = 'rest' | 'graphql' | 'camara';

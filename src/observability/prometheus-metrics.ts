@@ -1,11 +1,11 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { Operation } from '../domain/operation';
+import { Operation } from '../partners/operation';
 import {
   AuthFailureReason, AuthInterface, BreakerState, CacheOutcome, Metrics, ReplicationWaitOutcome, StateStoreFailure, TxnOutcome,
   UpstreamOutcome,
-} from '../domain/ports/metrics';
-import { StoreMode } from '../domain/ports/state-store';
-import { UpstreamName } from '../domain/ports/upstreams';
+} from '../verification/ports/metrics';
+import { StoreMode } from '../verification/ports/state-store';
+import { UpstreamName } from '../verification/ports/upstreams';
 import { PrometheusAuditMetrics } from './audit-prometheus-metrics';
 import { Interface, LABELS } from './label-values';
 

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { DeliveryOutcome, WebhookMetrics, WebhookQueueStats } from '../domain/ports/webhook-metrics';
+import { DeliveryOutcome, WebhookMetrics, WebhookQueueStats } from '../subscriptions/ports/webhook-metrics';
 
 const ATTEMPT_OUTCOMES = ['delivered', 'http_error', 'redirect', 'timeout', 'network_error', 'refused'] as const;
 const DELIVERY_OUTCOMES: readonly DeliveryOutcome[] = ['delivered', 'dead_lettered', 'partner_withdrawn'];

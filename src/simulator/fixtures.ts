@@ -1,4 +1,4 @@
-import { repoRoot } from '../repo-paths';
+import { repoRoot } from '../kernel/repo-paths';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseSubscriber, SimSubscriber } from './subscriber';

@@ -3,7 +3,7 @@ import { defaultFixturesPath, loadFixtures } from './fixtures';
 import { createSimulator } from './simulator';
 import { swapReporter } from './swap-reporter';
 import { SimSubscriber } from './subscriber';
-import { requireSupportedNode } from '../runtime-check';
+import { requireSupportedNode } from '../kernel/runtime-check';
 
 /** The simulator process's settings, read from the environment. */
 export interface SimulatorEnv {

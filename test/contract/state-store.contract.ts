@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Clock } from '../../src/domain/ports/clock';
-import { StateStore, StoreMode } from '../../src/domain/ports/state-store';
+import { Clock } from '../../src/kernel/clock';
+import { StateStore, StoreMode } from '../../src/verification/ports/state-store';
 
 /** Real time, which can be frozen and moved: TTLs run on real time in Redis, refills on this clock. */
 export class TestClock implements Clock {

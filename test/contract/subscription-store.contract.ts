@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SubscriptionStore } from '../../src/domain/ports/subscription-store';
-import { SubscriptionRecord } from '../../src/domain/subscriptions/subscription';
+import { SubscriptionStore } from '../../src/subscriptions/ports/subscription-store';
+import { SubscriptionRecord } from '../../src/subscriptions/domain/subscription';
 
 function record(over: Partial<SubscriptionRecord> = {}): SubscriptionRecord {
   return {

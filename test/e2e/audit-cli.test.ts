@@ -3,9 +3,9 @@ import { appendFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { encodeRecord } from '../../src/adapters/audit/audit-record-codec';
-import { auditFileName } from '../../src/adapters/audit/file-audit-sink';
-import { uuidV7 } from '../../src/domain/uuid-v7';
+import { encodeRecord } from '../../src/audit/adapters/audit-record-codec';
+import { auditFileName } from '../../src/audit/adapters/file-audit-sink';
+import { uuidV7 } from '../../src/kernel/uuid-v7';
 import { auditPartnersFile } from '../support/audit-db';
 import { Harness, startHarness } from '../support/harness';
 import { PostgresProcess, startPostgres } from '../../tools/process-kit/postgres-server';

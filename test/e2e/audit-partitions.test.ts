@@ -1,8 +1,8 @@
-import { monthOf } from '../../src/adapters/audit/audit-record-codec';
-import { PostgresAuditSink } from '../../src/adapters/audit/postgres-audit-sink';
-import { listPartitions } from '../../src/adapters/audit/postgres-audit-schema';
-import { AuditRecord } from '../../src/domain/ports/audit-trail';
-import { uuidV7 } from '../../src/domain/uuid-v7';
+import { monthOf } from '../../src/audit/adapters/audit-record-codec';
+import { PostgresAuditSink } from '../../src/audit/adapters/postgres-audit-sink';
+import { listPartitions } from '../../src/audit/adapters/postgres-audit-schema';
+import { AuditRecord } from '../../src/audit/ports/audit-trail';
+import { uuidV7 } from '../../src/kernel/uuid-v7';
 import { createLogger } from '../../src/observability/logger';
 import { PostgresProcess, startPostgres } from '../../tools/process-kit/postgres-server';
 import { Pool } from 'pg';

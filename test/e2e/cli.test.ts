@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readPartnersFile } from '../../src/adapters/partners/file-partner-registry';
+import { readPartnersFile } from '../../src/partners/file-partner-registry';
 import { runCli } from '../../src/cli/main';
 import { Harness, asAnswer, startHarness } from '../support/harness';
 import { md5Sig } from '../support/signing';

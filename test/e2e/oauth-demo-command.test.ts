@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Harness, startHarness } from '../support/harness';
 import { startServiceProcess } from '../support/service-process';
-import { demoCamaraCommands, demoTokenCommand } from '../../src/demo-token-command';
+import { demoCamaraCommands, demoTokenCommand } from '../../src/oauth/demo-token-command';
 
 const sh = async (script: string) => (await promisify(execFile)('bash', ['-c', script], { encoding: 'utf8', timeout: 15_000 })).stdout;
 

@@ -1,4 +1,4 @@
-import { UnauthenticatedError } from '../../src/domain/errors';
+import { UnauthenticatedError } from '../../src/errors/domain-errors';
 import { Harness, startHarness } from '../support/harness';
 import { TestIssuer, fetchToken, generateSigningJwk, startTestIssuer } from '../support/oauth';
 import { DEMO } from '../support/signing';

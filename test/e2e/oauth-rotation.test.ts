@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeProtectedHeader } from 'jose';
-import { UnauthenticatedError } from '../../src/domain/errors';
+import { UnauthenticatedError } from '../../src/errors/domain-errors';
 import { Harness, startHarness } from '../support/harness';
 import { fetchToken, generateSigningJwk, publicJwk, writeSigningKeyFile } from '../support/oauth';
 import { startServiceProcess } from '../support/service-process';

@@ -1,5 +1,5 @@
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { UnauthenticatedError } from '../../src/domain/errors';
+import { UnauthenticatedError } from '../../src/errors/domain-errors';
 import { Harness, startHarness } from '../support/harness';
 import { TestIssuer, fetchToken, generateSigningJwk, startTestIssuer } from '../support/oauth';
 import { DEMO, DEMO_DISABLED, DEMO_KYC_ONLY } from '../support/signing';

@@ -1,10 +1,10 @@
-import { FallbackStateStore } from '../../src/adapters/state/fallback-state-store';
-import { MemoryStateStore } from '../../src/adapters/state/memory-state-store';
-import { RECORD_OVERHEAD_BYTES } from '../../src/adapters/state/memory-txn-store';
-import { JOURNAL_KEY_BYTES } from '../../src/adapters/state/redis-outage-journal';
-import { RedisStateStore } from '../../src/adapters/state/redis-state-store';
-import { systemClock } from '../../src/domain/ports/clock';
-import { Metrics, noopMetrics, StateStoreFailure } from '../../src/domain/ports/metrics';
+import { FallbackStateStore } from '../../src/verification/state/fallback-state-store';
+import { MemoryStateStore } from '../../src/verification/state/memory-state-store';
+import { RECORD_OVERHEAD_BYTES } from '../../src/verification/state/memory-txn-store';
+import { JOURNAL_KEY_BYTES } from '../../src/verification/state/redis-outage-journal';
+import { RedisStateStore } from '../../src/verification/state/redis-state-store';
+import { systemClock } from '../../src/kernel/clock';
+import { Metrics, noopMetrics, StateStoreFailure } from '../../src/verification/ports/metrics';
 import { createLogger } from '../../src/observability/logger';
 import { waitForMode } from '../contract/state-store.contract';
 import { Harness, startHarness, txnId } from '../support/harness';

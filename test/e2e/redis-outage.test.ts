@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
-import { createStateStore } from '../../src/adapters/state/create-state-store';
+import { createStateStore } from '../../src/verification/state/create-state-store';
 import { loadConfig } from '../../src/config/config';
-import { systemClock } from '../../src/domain/ports/clock';
-import { noopMetrics } from '../../src/domain/ports/metrics';
+import { systemClock } from '../../src/kernel/clock';
+import { noopMetrics } from '../../src/verification/ports/metrics';
 import { createLogger } from '../../src/observability/logger';
 import { defaultFixturesPath, loadFixtures } from '../../src/simulator/fixtures';
 import { Simulator, createSimulator } from '../../src/simulator/simulator';

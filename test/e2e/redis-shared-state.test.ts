@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultPartnersPath } from '../../src/repo-paths';
+import { defaultPartnersPath } from '../../src/kernel/repo-paths';
 import { defaultFixturesPath, loadFixtures } from '../../src/simulator/fixtures';
 import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { Harness, postJson, startHarness, txnId } from '../support/harness';

@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryStateStore } from '../../src/adapters/state/memory-state-store';
-import { systemClock } from '../../src/domain/ports/clock';
+import { MemoryStateStore } from '../../src/verification/state/memory-state-store';
+import { systemClock } from '../../src/kernel/clock';
 import { Harness, LegacyAnswer, asAnswer, postJson, startHarness, txnId } from '../support/harness';
 import { DEMO, DEMO_DISABLED, DEMO_KYC_ONLY, signedQuery } from '../support/signing';
 

@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryStateStore } from '../../src/adapters/state/memory-state-store';
+import { MemoryStateStore } from '../../src/verification/state/memory-state-store';
 import { ConfigError, loadConfig } from '../../src/config/config';
-import { systemClock } from '../../src/domain/ports/clock';
+import { systemClock } from '../../src/kernel/clock';
 import { Harness, Reply, postJson, startHarness, txnId } from '../support/harness';
 import { captureLogs } from '../support/log-capture';
 import { OutcomeTally } from '../support/outcome-tally';

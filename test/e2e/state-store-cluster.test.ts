@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
-import { createStateStore } from '../../src/adapters/state/create-state-store';
+import { createStateStore } from '../../src/verification/state/create-state-store';
 import { loadConfig } from '../../src/config/config';
-import { systemClock } from '../../src/domain/ports/clock';
-import { noopMetrics } from '../../src/domain/ports/metrics';
-import { StateStore } from '../../src/domain/ports/state-store';
+import { systemClock } from '../../src/kernel/clock';
+import { noopMetrics } from '../../src/verification/ports/metrics';
+import { StateStore } from '../../src/verification/ports/state-store';
 import { createLogger } from '../../src/observability/logger';
 import { describeStateStoreContract, waitForMode } from '../contract/state-store.contract';
 import { RedisClusterProcess, startRedisCluster } from '../support/redis-cluster';

@@ -1,4 +1,4 @@
-import { MemoryStateStore } from '../../src/adapters/state/memory-state-store';
+import { MemoryStateStore } from '../../src/verification/state/memory-state-store';
 import { describeStateStoreContract } from '../contract/state-store.contract';
 
 // The embedded default: the same contract as Redis, so either can stand in for the other.

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { MemorySubscriptionStore } from '../../src/adapters/subscriptions/memory-subscription-store';
-import { RedisSubscriptionStore } from '../../src/adapters/subscriptions/redis-subscription-store';
-import { createRedisClient } from '../../src/adapters/state/redis-connection';
-import { createCredentialCipher } from '../../src/adapters/webhooks/sink-credential-cipher';
-import { SubscriptionRecord } from '../../src/domain/subscriptions/subscription';
+import { MemorySubscriptionStore } from '../../src/subscriptions/stores/memory-subscription-store';
+import { RedisSubscriptionStore } from '../../src/subscriptions/stores/redis-subscription-store';
+import { createRedisClient } from '../../src/verification/state/redis-connection';
+import { createCredentialCipher } from '../../src/subscriptions/delivery/sink-credential-cipher';
+import { SubscriptionRecord } from '../../src/subscriptions/domain/subscription';
 import { describeSubscriptionStoreContract } from '../contract/subscription-store.contract';
 import { RedisClusterProcess, startRedisCluster } from '../support/redis-cluster';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultPartnersPath } from '../../src/repo-paths';
+import { defaultPartnersPath } from '../../src/kernel/repo-paths';
 import { SinkServer, startSink } from '../support/sink-server';
 import { SUBS, SubsHarness, startSubsHarness, subscriptionBody } from '../support/subscriptions-harness';
 

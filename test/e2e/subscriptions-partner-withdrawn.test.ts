@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultPartnersPath } from '../../src/repo-paths';
+import { defaultPartnersPath } from '../../src/kernel/repo-paths';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { fetchToken } from '../support/oauth';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';

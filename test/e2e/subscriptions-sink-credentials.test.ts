@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { WEBHOOK_QUEUE, queuePrefix } from '../../src/adapters/webhooks/webhook-queue';
+import { WEBHOOK_QUEUE, queuePrefix } from '../../src/subscriptions/delivery/webhook-queue';
 import { runCli } from '../../src/cli/main';
 import { CliIo } from '../../src/cli/io';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';

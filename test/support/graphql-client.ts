@@ -1,4 +1,4 @@
-import { Query } from '../../src/transport/graphql/generated/resolvers-types';
+import { Query } from '../../src/graphql/generated/resolvers-types';
 import { DEMO, signedQuery } from './signing';
 
 /** A type of the generated schema as JSON carries it: DateTime is its string. */

@@ -1,4 +1,4 @@
-import { parseScope, scopesForOperations } from '../../src/domain/access-scopes';
+import { parseScope, scopesForOperations } from '../../src/oauth/access-scopes';
 
 describe('CAMARA scopes per partner operation (CONTRACT §7)', () => {
   it('sim_swap implies every SIM-swap and subscription scope; kyc the tenure scope', () => {

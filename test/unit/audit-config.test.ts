@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../../src/config/config';
-import { readPartnersFile } from '../../src/adapters/partners/file-partner-registry';
+import { readPartnersFile } from '../../src/partners/file-partner-registry';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,15 +1,15 @@
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeRecord } from '../../src/adapters/audit/audit-record-codec';
-import { AuditSink } from '../../src/adapters/audit/audit-sink';
-import { AuditSpool } from '../../src/adapters/audit/audit-spool';
-import { AuditRecordOutcome } from '../../src/adapters/audit/audit-metrics';
-import { BufferedAuditTrail, AuditWriterSettings } from '../../src/adapters/audit/buffered-audit-trail';
-import { FileAuditReader } from '../../src/adapters/audit/file-audit-reader';
-import { FileAuditSink } from '../../src/adapters/audit/file-audit-sink';
-import { AuditRecord } from '../../src/domain/ports/audit-trail';
-import { uuidV7 } from '../../src/domain/uuid-v7';
+import { encodeRecord } from '../../src/audit/adapters/audit-record-codec';
+import { AuditSink } from '../../src/audit/adapters/audit-sink';
+import { AuditSpool } from '../../src/audit/adapters/audit-spool';
+import { AuditRecordOutcome } from '../../src/audit/adapters/audit-metrics';
+import { BufferedAuditTrail, AuditWriterSettings } from '../../src/audit/adapters/buffered-audit-trail';
+import { FileAuditReader } from '../../src/audit/adapters/file-audit-reader';
+import { FileAuditSink } from '../../src/audit/adapters/file-audit-sink';
+import { AuditRecord } from '../../src/audit/ports/audit-trail';
+import { uuidV7 } from '../../src/kernel/uuid-v7';
 import { createLogger } from '../../src/observability/logger';
 
 const DAY = 86_400_000;

@@ -1,7 +1,7 @@
-import { AuditRecorder, AuditUnavailableError } from '../../src/domain/audit-recorder';
-import { ConflictError, NotSubscriberError, UpstreamUnavailableError } from '../../src/domain/errors';
-import { AuditRecord } from '../../src/domain/ports/audit-trail';
-import { Partner } from '../../src/domain/ports/partners';
+import { AuditRecorder, AuditUnavailableError } from '../../src/audit/audit-recorder';
+import { ConflictError, NotSubscriberError, UpstreamUnavailableError } from '../../src/errors/domain-errors';
+import { AuditRecord } from '../../src/audit/ports/audit-trail';
+import { Partner } from '../../src/partners/partners';
 
 const partner = (purpose?: string): Partner => ({
   name: 'bank', apiKey: 'bank-key', secret: 's', operations: new Set(['kyc', 'sim_swap']), enabled: true, signature: 'md5',

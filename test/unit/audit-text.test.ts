@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { parsePartners } from '../../src/adapters/partners/file-partner-registry';
-import { AUDIT_TEXT_MAX, auditText } from '../../src/domain/audit-text';
+import { parsePartners } from '../../src/partners/file-partner-registry';
+import { AUDIT_TEXT_MAX, auditText } from '../../src/audit/audit-text';
 
 // Any UTF-16 code unit: NUL, controls and lone surrogates included.
 const anyText = fc.oneof(fc.string({ unit: 'binary', maxLength: 600 }),

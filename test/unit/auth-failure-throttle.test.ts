@@ -1,8 +1,8 @@
-import { AuthFailureThrottle } from '../../src/domain/auth-failure-throttle';
-import { Authenticator } from '../../src/domain/authenticator';
-import { RateLimitedError, UnauthenticatedError } from '../../src/domain/errors';
-import { noopMetrics } from '../../src/domain/ports/metrics';
-import { Partner } from '../../src/domain/ports/partners';
+import { AuthFailureThrottle } from '../../src/oauth/auth-failure-throttle';
+import { Authenticator } from '../../src/partners/authenticator';
+import { RateLimitedError, UnauthenticatedError } from '../../src/errors/domain-errors';
+import { noopMetrics } from '../../src/verification/ports/metrics';
+import { Partner } from '../../src/partners/partners';
 import { md5Sig } from '../support/signing';
 
 function clockAt(ms: number) {

@@ -1,9 +1,9 @@
-import { Authenticator } from '../../src/domain/authenticator';
-import { UnauthenticatedError } from '../../src/domain/errors';
-import { noopMetrics } from '../../src/domain/ports/metrics';
-import { Partner } from '../../src/domain/ports/partners';
-import { md5Hex } from '../../src/domain/signature';
-import { SignatureWindow } from '../../src/domain/signature-window';
+import { Authenticator } from '../../src/partners/authenticator';
+import { UnauthenticatedError } from '../../src/errors/domain-errors';
+import { noopMetrics } from '../../src/verification/ports/metrics';
+import { Partner } from '../../src/partners/partners';
+import { md5Hex } from '../../src/partners/signature';
+import { SignatureWindow } from '../../src/partners/signature-window';
 import { hmacSig, md5Sig } from '../support/signing';
 
 const partner = (over: Partial<Partner> = {}): Partner => ({

@@ -1,4 +1,4 @@
-import { bearerToken, bearerTokenCheck } from '../../src/transport/http/bearer';
+import { bearerToken, bearerTokenCheck } from '../../src/http/bearer';
 
 describe('Authorization: Bearer (RFC 6750 §2.1, RFC 9110 §11.1)', () => {
   it.each([

@@ -1,10 +1,10 @@
-import { MissingIdentifierError, OutOfRangeError, ServiceNotApplicableError, UnnecessaryIdentifierError } from '../../src/domain/camara-errors';
+import { MissingIdentifierError, OutOfRangeError, ServiceNotApplicableError, UnnecessaryIdentifierError } from '../../src/camara/camara-errors';
 import {
   BadRequestError, ConflictError, DomainError, ForbiddenError, NotSubscriberError, PayloadTooLargeError,
   RateLimitedError, UnauthenticatedError, UpstreamUnavailableError,
-} from '../../src/domain/errors';
-import { camaraFailureOf } from '../../src/transport/camara/error-info';
-import { MethodNotAllowedError, RouteNotFoundError } from '../../src/transport/rest/http-errors';
+} from '../../src/errors/domain-errors';
+import { camaraFailureOf } from '../../src/camara/error-info';
+import { MethodNotAllowedError, RouteNotFoundError } from '../../src/http/http-errors';
 
 describe('CAMARA ErrorInfo mapping', () => {
   it.each<[DomainError, number, string]>([

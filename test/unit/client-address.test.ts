@@ -1,4 +1,4 @@
-import { UNPARSED_ADDRESS, clientAddressKey } from '../../src/transport/http/client-address';
+import { UNPARSED_ADDRESS, clientAddressKey } from '../../src/http/client-address';
 
 describe('the client address the failed-signature throttle counts', () => {
   it.each([

@@ -1,5 +1,5 @@
-import { decodeHlr, decodeSim, encodeHlr, encodeSim } from '../../src/domain/fact-codec';
-import { HlrRecord, SimRecord } from '../../src/domain/ports/upstreams';
+import { decodeHlr, decodeSim, encodeHlr, encodeSim } from '../../src/verification/fact-codec';
+import { HlrRecord, SimRecord } from '../../src/verification/ports/upstreams';
 
 describe('cache codec for upstream facts', () => {
   it.each<HlrRecord | null>([

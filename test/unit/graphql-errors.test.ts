@@ -1,7 +1,7 @@
 import { ApolloServerErrorCode } from '@apollo/server/errors';
 import { GraphQLError, locatedError } from 'graphql';
-import { BadRequestError, NotSubscriberError, RateLimitedError, UpstreamUnavailableError } from '../../src/domain/errors';
-import { formatGraphqlError, responseCode, validateArgument } from '../../src/transport/graphql/graphql-errors';
+import { BadRequestError, NotSubscriberError, RateLimitedError, UpstreamUnavailableError } from '../../src/errors/domain-errors';
+import { formatGraphqlError, responseCode, validateArgument } from '../../src/graphql/graphql-errors';
 
 const formatted = (err: GraphQLError) => ({ ...err.toJSON(), extensions: { ...err.extensions, stacktrace: ['at secret.ts:1'] } });
 

@@ -1,6 +1,6 @@
-import { NotSubscriberError } from '../../src/domain/errors';
-import { KycResult, SimSwapResult } from '../../src/domain/results';
-import { FactSource, createFactLoaders } from '../../src/transport/graphql/request-context';
+import { NotSubscriberError } from '../../src/errors/domain-errors';
+import { KycResult, SimSwapResult } from '../../src/verification/results';
+import { FactSource, createFactLoaders } from '../../src/graphql/request-context';
 import { instanceOf } from '../support/matchers';
 
 function countingSource() {

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RESOLVER_TYPES_PATH as GENERATED } from '../../codegen';
-import { repoRoot } from '../../src/repo-paths';
+import { repoRoot } from '../../src/kernel/repo-paths';
 
 const root = repoRoot();
 

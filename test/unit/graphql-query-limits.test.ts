@@ -1,6 +1,6 @@
 import { buildSchema, getIntrospectionQuery, parse, validate } from 'graphql';
-import { loadSchemaSource } from '../../src/transport/graphql/graphql-middleware';
-import { MAX_COST, MAX_DEPTH, costLimitRule, depthLimitRule, verificationCostModel } from '../../src/transport/graphql/query-limits';
+import { loadSchemaSource } from '../../src/graphql/graphql-middleware';
+import { MAX_COST, MAX_DEPTH, costLimitRule, depthLimitRule, verificationCostModel } from '../../src/graphql/query-limits';
 
 const schema = buildSchema(loadSchemaSource());
 const model = verificationCostModel(100);

@@ -2,8 +2,8 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import express, { ErrorRequestHandler } from 'express';
-import { DomainError } from '../../src/domain/errors';
-import { jsonBody } from '../../src/transport/rest/json-body';
+import { DomainError } from '../../src/errors/domain-errors';
+import { jsonBody } from '../../src/http/json-body';
 
 /**
  * The REST body reader has a fast path for plain JSON with a Content-Length and hands every

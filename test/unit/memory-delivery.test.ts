@@ -1,6 +1,6 @@
-import { MemoryDelivery } from '../../src/adapters/webhooks/memory-delivery';
-import { WebhookMetrics } from '../../src/domain/ports/webhook-metrics';
-import { Delivery } from '../../src/domain/subscriptions/subscription';
+import { MemoryDelivery } from '../../src/subscriptions/delivery/memory-delivery';
+import { WebhookMetrics } from '../../src/subscriptions/ports/webhook-metrics';
+import { Delivery } from '../../src/subscriptions/domain/subscription';
 import { createLogger } from '../../src/observability/logger';
 
 function delivery(id: string): Delivery {

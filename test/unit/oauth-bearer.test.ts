@@ -1,5 +1,5 @@
-import { UnauthenticatedError } from '../../src/domain/errors';
-import { bearerToken, requireBearerToken } from '../../src/transport/http/bearer';
+import { UnauthenticatedError } from '../../src/errors/domain-errors';
+import { bearerToken, requireBearerToken } from '../../src/http/bearer';
 
 describe('Authorization: Bearer (RFC 6750 §2.1, RFC 9110 §11.1)', () => {
   it.each(['Bearer abc.def-_~+/=', 'bearer abc.def-_~+/=', 'BEARER abc.def-_~+/=', 'Bearer   abc.def-_~+/=  '])('reads %j', (h) => {

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadKeyRingFile } from '../../src/adapters/oauth/signing-keys';
+import { loadKeyRingFile } from '../../src/oauth/adapters/signing-keys';
 import { generateSigningJwk, publicJwk } from '../support/oauth';
 
 describe('OAUTH_SIGNING_KEY_FILE', () => {

@@ -1,4 +1,4 @@
-import { VerifiedTokenCache } from '../../src/adapters/oauth/verified-token-cache';
+import { VerifiedTokenCache } from '../../src/oauth/adapters/verified-token-cache';
 
 const claims = (expMs: number) => ({ clientId: 'c', scopes: ['sim-swap'], expMs });
 

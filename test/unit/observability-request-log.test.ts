@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import express from 'express';
-import { correlator } from '../../src/transport/rest/correlator';
-import { RequestMetrics, requestLog } from '../../src/transport/rest/request-log';
+import { correlator } from '../../src/http/correlator';
+import { RequestMetrics, requestLog } from '../../src/http/request-log';
 import { captureLogs } from '../support/log-capture';
 
 const PARTNER = { name: 'demo-bank', apiKey: 'demo-key', secret: 'demo-secret', operations: new Set(['kyc']), enabled: true, signature: 'md5' };

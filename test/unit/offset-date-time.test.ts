@@ -1,4 +1,4 @@
-import { createOffsetDateTimeFormatter } from '../../src/domain/offset-date-time';
+import { createOffsetDateTimeFormatter } from '../../src/kernel/offset-date-time';
 
 describe('offset date-time rendering', () => {
   const instant = new Date('2026-11-20T08:15:42.999Z');

@@ -1,8 +1,8 @@
-import { OnDemandDelivery } from '../../src/adapters/webhooks/on-demand-delivery';
-import { UpstreamUnavailableError } from '../../src/domain/errors';
-import { EventDelivery } from '../../src/domain/ports/event-delivery';
-import { WebhookMetrics, WebhookQueueStats } from '../../src/domain/ports/webhook-metrics';
-import { Delivery } from '../../src/domain/subscriptions/subscription';
+import { OnDemandDelivery } from '../../src/subscriptions/delivery/on-demand-delivery';
+import { UpstreamUnavailableError } from '../../src/errors/domain-errors';
+import { EventDelivery } from '../../src/subscriptions/ports/event-delivery';
+import { WebhookMetrics, WebhookQueueStats } from '../../src/subscriptions/ports/webhook-metrics';
+import { Delivery } from '../../src/subscriptions/domain/subscription';
 import { createLogger } from '../../src/observability/logger';
 
 /** The durable delivery as the on-demand wrapper sees it: what it was given, whether it was closed. */

@@ -34,7 +34,7 @@ function declared(): { members: { name: string; method: boolean }[]; options: st
 
 describe('the opossum types', () => {
   it('come from our declaration of opossum 10, not from @types/opossum (which describes opossum 8)', () => {
-    const resolved = ts.resolveModuleName('opossum', join(ROOT, 'src/adapters/upstream/http-upstream.ts'), compilerOptions(), ts.sys);
+    const resolved = ts.resolveModuleName('opossum', join(ROOT, 'src/verification/upstream/http-upstream.ts'), compilerOptions(), ts.sys);
     expect(resolved.resolvedModule?.resolvedFileName).toBe(DECLARATION);
   });
 

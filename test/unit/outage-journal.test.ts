@@ -1,6 +1,6 @@
-import { MemoryTxnStore } from '../../src/adapters/state/memory-txn-store';
-import { OutageJournal } from '../../src/adapters/state/redis-outage-journal';
-import { TxnClaim, TxnStore } from '../../src/domain/ports/state-store';
+import { MemoryTxnStore } from '../../src/verification/state/memory-txn-store';
+import { OutageJournal } from '../../src/verification/state/redis-outage-journal';
+import { TxnClaim, TxnStore } from '../../src/verification/ports/state-store';
 
 /** Records what a replay writes, as Redis would receive it. */
 function recordingTarget(): { txns: TxnStore; writes: string[] } {

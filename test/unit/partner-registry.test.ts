@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FilePartnerRegistry, readPartnersFile } from '../../src/adapters/partners/file-partner-registry';
+import { FilePartnerRegistry, readPartnersFile } from '../../src/partners/file-partner-registry';
 
 function file(content: unknown): string {
   const p = join(mkdtempSync(join(tmpdir(), 'vc-reg-')), 'partners.json');

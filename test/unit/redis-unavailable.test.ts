@@ -1,6 +1,6 @@
 import { ReplyError } from 'ioredis';
 import MaxRetriesPerRequestError from 'ioredis/built/errors/MaxRetriesPerRequestError';
-import { isRedisUnavailable, RedisUnavailableError } from '../../src/adapters/state/redis-unavailable';
+import { isRedisUnavailable, RedisUnavailableError } from '../../src/verification/state/redis-unavailable';
 
 const reply = (message: string): Error => new (ReplyError as new (m: string) => Error)(message);
 const sysError = (code: string): Error => Object.assign(new Error(`connect ${code} 127.0.0.1:6379`), { code });

@@ -1,4 +1,4 @@
-import { parseRfc3339 } from '../../src/domain/rfc3339';
+import { parseRfc3339 } from '../../src/kernel/rfc3339';
 
 describe('the shared RFC 3339 parser', () => {
   test.each([

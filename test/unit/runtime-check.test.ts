@@ -1,4 +1,4 @@
-import { MIN_NODE_MAJOR, requireSupportedNode } from '../../src/runtime-check';
+import { MIN_NODE_MAJOR, requireSupportedNode } from '../../src/kernel/runtime-check';
 
 describe('the runtime check (CONTRACT §6)', () => {
   it('these tests themselves run on Node 24 or newer', () => {

@@ -1,4 +1,4 @@
-import { SingleFlight } from '../../src/domain/single-flight';
+import { SingleFlight } from '../../src/kernel/single-flight';
 
 function deferred<T>() {
   let resolve!: (v: T) => void;

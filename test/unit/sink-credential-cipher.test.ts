@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCredentialCipher, loadCredentialKey } from '../../src/adapters/webhooks/sink-credential-cipher';
-import { SinkCredential } from '../../src/domain/subscriptions/subscription';
+import { createCredentialCipher, loadCredentialKey } from '../../src/subscriptions/delivery/sink-credential-cipher';
+import { SinkCredential } from '../../src/subscriptions/domain/subscription';
 
 const TOKEN: SinkCredential = { credentialType: 'ACCESSTOKEN', accessToken: 'sink-token-visible', accessTokenExpiresUtc: '2099-01-01T00:00:00Z', accessTokenType: 'bearer' };
 

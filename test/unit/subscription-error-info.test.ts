@@ -1,7 +1,7 @@
 import {
   InvalidCredentialError, InvalidProtocolError, InvalidSinkError, InvalidTokenTypeError, SubscriptionNotFoundError,
-} from '../../src/domain/subscriptions/subscription-errors';
-import { camaraFailureOf } from '../../src/transport/camara/error-info';
+} from '../../src/subscriptions/domain/subscription-errors';
+import { camaraFailureOf } from '../../src/camara/error-info';
 
 describe('subscription conditions as ErrorInfo (sim-swap-subscriptions.yaml)', () => {
   test.each([

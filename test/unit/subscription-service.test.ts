@@ -1,8 +1,8 @@
-import { MemorySubscriptionStore } from '../../src/adapters/subscriptions/memory-subscription-store';
-import { AccessGrant } from '../../src/domain/ports/access-tokens';
-import { EventDelivery } from '../../src/domain/ports/event-delivery';
-import { Delivery } from '../../src/domain/subscriptions/subscription';
-import { SubscriptionService } from '../../src/domain/subscriptions/subscription-service';
+import { MemorySubscriptionStore } from '../../src/subscriptions/stores/memory-subscription-store';
+import { AccessGrant } from '../../src/oauth/ports/access-tokens';
+import { EventDelivery } from '../../src/subscriptions/ports/event-delivery';
+import { Delivery } from '../../src/subscriptions/domain/subscription';
+import { SubscriptionService } from '../../src/subscriptions/domain/subscription-service';
 
 const ALL = new Set([
   'sim-swap-subscriptions:org.camaraproject.sim-swap-subscriptions.v0.swapped:create', 'sim-swap-subscriptions:read', 'sim-swap-subscriptions:delete',

@@ -1,6 +1,6 @@
-import { parseHlrBody } from '../../src/adapters/upstream/hlr-http-client';
-import { isNotASubscriber } from '../../src/adapters/upstream/http-upstream';
-import { parseSimBody } from '../../src/adapters/upstream/sim-http-client';
+import { parseHlrBody } from '../../src/verification/upstream/hlr-http-client';
+import { isNotASubscriber } from '../../src/verification/upstream/http-upstream';
+import { parseSimBody } from '../../src/verification/upstream/sim-http-client';
 
 describe('upstream body parsing: anything off-contract is a fault, never a fact', () => {
   it('reads an HLR record; activatedAt absent or null is unknown', () => {

@@ -1,4 +1,4 @@
-import { uuidV7 } from '../../src/domain/uuid-v7';
+import { uuidV7 } from '../../src/kernel/uuid-v7';
 
 describe('uuidV7', () => {
   it('is an RFC 9562 version 7 UUID carrying the milliseconds', () => {

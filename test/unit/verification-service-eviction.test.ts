@@ -1,8 +1,8 @@
-import { MemoryStateStore } from '../../src/adapters/state/memory-state-store';
-import { noopMetrics } from '../../src/domain/ports/metrics';
-import { StateStore } from '../../src/domain/ports/state-store';
-import { HlrRecord, SimRecord } from '../../src/domain/ports/upstreams';
-import { VerificationService } from '../../src/domain/verification-service';
+import { MemoryStateStore } from '../../src/verification/state/memory-state-store';
+import { noopMetrics } from '../../src/verification/ports/metrics';
+import { StateStore } from '../../src/verification/ports/state-store';
+import { HlrRecord, SimRecord } from '../../src/verification/ports/upstreams';
+import { VerificationService } from '../../src/verification/verification-service';
 
 /**
  * An upstream whose every lookup reads the system's record when it is called, like a real

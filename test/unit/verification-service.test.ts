@@ -1,8 +1,8 @@
-import { MemoryStateStore } from '../../src/adapters/state/memory-state-store';
-import { NotSubscriberError, UpstreamUnavailableError } from '../../src/domain/errors';
-import { noopMetrics } from '../../src/domain/ports/metrics';
-import { HlrRecord, SimRecord } from '../../src/domain/ports/upstreams';
-import { VerificationService } from '../../src/domain/verification-service';
+import { MemoryStateStore } from '../../src/verification/state/memory-state-store';
+import { NotSubscriberError, UpstreamUnavailableError } from '../../src/errors/domain-errors';
+import { noopMetrics } from '../../src/verification/ports/metrics';
+import { HlrRecord, SimRecord } from '../../src/verification/ports/upstreams';
+import { VerificationService } from '../../src/verification/verification-service';
 
 /** Upstream fakes: answers from a table, or fail when told to. */
 function fakeUpstream<T>(table: Record<string, T>) {

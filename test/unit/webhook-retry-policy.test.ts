@@ -1,5 +1,5 @@
-import { SinkSlots, nextDelayMs } from '../../src/adapters/webhooks/retry-policy';
-import { isPublicAddress } from '../../src/adapters/webhooks/sink-address-policy';
+import { SinkSlots, nextDelayMs } from '../../src/subscriptions/delivery/retry-policy';
+import { isPublicAddress } from '../../src/subscriptions/delivery/sink-address-policy';
 
 const S = { windowMs: 86_400_000, baseMs: 1000, maxMs: 60_000 };
 

@@ -1,0 +1,63 @@
+import { createReadStream, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { AuditRecord } from '../ports/audit-trail';
+import { decodeRecord, monthBounds } from './audit-record-codec';
+import { AuditReader, UsageRow, compareUsage } from './audit-reader';
+import { AUDIT_FILE, auditFileName } from './file-audit-sink';
+
+/**
+ * Reads the embedded store's month files. A record replayed from the spool twice (a crash
+ * between replay and spool removal) appears once: lines are deduplicated by id.
+ */
+export class FileAuditReader implements AuditReader {
+  constructor(private readonly dir: string) {}
+
+  async byMsisdn(msisdn: string, sinceMs: number, untilMs: number): Promise<AuditRecord[]> {
+    const out: AuditRecord[] = [];
+    for (const month of this.months()) {
+      const { startMs, endMs } = monthBounds(month);
+      if (endMs <= sinceMs || startMs >= untilMs) continue;
+      await this.scan(month, (r) => {
+        if (r.msisdn === msisdn && r.timeMs >= sinceMs && r.timeMs < untilMs) out.push(r);
+      });
+    }
+    return out.sort((a, b) => a.timeMs - b.timeMs);
+  }
+
+  async usage(month: string, partner?: string): Promise<UsageRow[]> {
+    const rows = new Map<string, UsageRow>();
+    await this.scan(month, (r) => {
+      if (partner !== undefined && r.partner !== partner) return;
+      const key = JSON.stringify([r.partner, r.operation, r.code, r.httpStatus]);
+      const row = rows.get(key) ?? { partner: r.partner, operation: r.operation, code: r.code, httpStatus: r.httpStatus, count: 0, replayed: 0 };
+      row.count++;
+      if (r.replayed) row.replayed++;
+      rows.set(key, row);
+    });
+    return [...rows.values()].sort(compareUsage);
+  }
+
+  async close(): Promise<void> {}
+
+  private months(): string[] {
+    if (!existsSync(this.dir)) return [];
+    return readdirSync(this.dir).flatMap((n) => {
+      const m = AUDIT_FILE.exec(n);
+      return m ? [m[1]] : [];
+    }).sort();
+  }
+
+  private async scan(month: string, each: (r: AuditRecord) => void): Promise<void> {
+    const path = join(this.dir, auditFileName(month));
+    if (!existsSync(path)) return;
+    const seen = new Set<string>();
+    const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+    for await (const line of lines) {
+      const r = decodeRecord(line);
+      if (!r || seen.has(r.id)) continue;
+      seen.add(r.id);
+      each(r);
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import { auditText } from './audit-text';
+import { DomainError, UNEXPECTED } from '../errors/domain-errors';
+import { AuditContext, AuditRecord, AuditTrail } from './ports/audit-trail';
+import { Clock } from '../kernel/clock';
+import { Partner } from '../partners/partners';
+import { uuidV7 } from '../kernel/uuid-v7';
+
+/** The audit store cannot take records and AUDIT_FAIL_CLOSED is set: refuse rather than answer unrecorded. */
+export class AuditUnavailableError extends DomainError {
+  readonly code = '9999';
+  readonly httpStatus = 503;
+}
+
+/** One verification as the audit sees it: who, through what, about which number. */
+export interface AuditSubject {
+  partner: Partner;
+  context: AuditContext;
+  /** `kyc`, `sim_swap`, or a CAMARA operation name. */
+  operation: string;
+  /** Normalised international form. */
+  msisdn: string;
+  txnId?: string;
+}
+
+export interface AuditRecorderDeps {
+  trail: AuditTrail;
+  clock: Clock;
+  /** AUDIT_FAIL_CLOSED: answer 503 while the trail is unhealthy. */
+  failClosed: boolean;
+}
+
+const SUCCESS = { code: '00000', httpStatus: 200 } as const;
+
+/**
+ * The one way every interface records an answered verification (CONTRACT §9): each
+ * transport wraps its call to the verification service in track(), which writes exactly one
+ * record per call, success or failure, replays marked as such.
+ */
+export class AuditRecorder {
+  constructor(private readonly deps: AuditRecorderDeps) {}
+
+  /** Fail-closed gate; a no-op unless AUDIT_FAIL_CLOSED is set and the trail is unhealthy. */
+  admit(): void {
+    if (this.deps.failClosed && !this.deps.trail.healthy()) {
+      throw new AuditUnavailableError('audit trail unavailable', 1);
+    }
+  }
+
+  /** Runs one verification and records its outcome once; `replayed` reads a success's replay flag. */
+  async track<T>(subject: AuditSubject, work: () => Promise<T>, replayed: (value: T) => boolean = () => false): Promise<T> {
+    this.admit();
+    let value: T;
+    try {
+      value = await work();
+    } catch (err) {
+      await this.failed(subject, err);
+      throw err;
+    }
+    // The answer leaves only once its record would survive a crash of the process.
+    await this.write(subject, SUCCESS, replayed(value));
+    return value;
+  }
+
+  /** Records a refusal decided outside track() (a batch refused as a whole, per number). */
+  /** Resolves once the record is journaled; never rejects. */
+  failed(subject: AuditSubject, err: unknown): Promise<void> {
+    if (err instanceof AuditUnavailableError) return Promise.resolve();
+    const outcome = err instanceof DomainError ? { code: err.code, httpStatus: err.httpStatus } : UNEXPECTED;
+    return this.write(subject, outcome, err instanceof DomainError && err.replayed);
+  }
+
+  private write(s: AuditSubject, outcome: { code: string; httpStatus: number }, replayed: boolean): Promise<void> {
+    const timeMs = this.deps.clock.nowMs();
+    const purpose = s.context.purpose ?? s.partner.purpose;
+    // Text that came from a caller or an external issuer is made safe here, where it enters the record.
+    const entry: AuditRecord = {
+      id: uuidV7(timeMs),
+      timeMs,
+      partner: auditText(s.partner.name),
+      interface: s.context.interface,
+      operation: s.operation,
+      msisdn: s.msisdn,
+      code: outcome.code,
+      httpStatus: outcome.httpStatus,
+      txnId: s.txnId === undefined ? null : auditText(s.txnId),
+      correlator: auditText(s.context.correlator),
+      purpose: purpose === undefined ? null : auditText(purpose),
+      replayed,
+    };
+    return this.deps.trail.record(entry);
+  }
+}

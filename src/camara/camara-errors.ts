@@ -1,0 +1,30 @@
+import { DomainError } from '../errors/domain-errors';
+
+/*
+ * Conditions only the CAMARA operations have (CONTRACT §7). The legacy and GraphQL APIs never
+ * raise them; their 11111 code is what they would be shown as there.
+ */
+
+/** A well-typed value outside its allowed range (maxAge, a future tenureDate): 400 OUT_OF_RANGE. */
+export class OutOfRangeError extends DomainError {
+  readonly code = '11111';
+  readonly httpStatus = 400;
+}
+
+/** Neither the token nor the body names the phone number: 422 MISSING_IDENTIFIER. */
+export class MissingIdentifierError extends DomainError {
+  readonly code = '11111';
+  readonly httpStatus = 422;
+}
+
+/** A three-legged token names the number and the body names one too: 422 UNNECESSARY_IDENTIFIER. */
+export class UnnecessaryIdentifierError extends DomainError {
+  readonly code = '11111';
+  readonly httpStatus = 422;
+}
+
+/** A well-formed number the service does not cover (another country): 422 SERVICE_NOT_APPLICABLE. */
+export class ServiceNotApplicableError extends DomainError {
+  readonly code = '11111';
+  readonly httpStatus = 422;
+}

@@ -1,0 +1,141 @@
+import {
+  GraphQLIncludeDirective, GraphQLResolveInfo, GraphQLSkipDirective, Kind, SelectionNode, SelectionSetNode, getDirectiveValues,
+} from 'graphql';
+import { AuditRecorder, AuditSubject } from '../audit/audit-recorder';
+import { BadRequestError, DomainError } from '../errors/domain-errors';
+import { MsisdnNormaliser } from '../verification/msisdn';
+import { Operation } from '../partners/operation';
+import { validateMaxAge, validateMsisdn } from '../verification/verification-input';
+import { VerificationService } from '../verification/verification-service';
+import { GraphqlContext } from './request-context';
+import { validateArgument } from './graphql-errors';
+import { kycFields, simSwapFields } from './result-fields';
+import { CustomerVerification as CustomerVerificationFields, QueryVerifyCustomersArgs as VerifyCustomersArgs, VerificationError as VerificationErrorFields } from './generated/resolvers-types';
+
+/** CONTRACT §2: a batch holds at most this many numbers. */
+export const MAX_BATCH = 100;
+
+export interface VerifyCustomersDeps {
+  service: Pick<VerificationService, 'admit'>;
+  normalise: MsisdnNormaliser;
+  audit: AuditRecorder;
+}
+
+interface Wanted {
+  kyc: boolean;
+  simSwap: boolean;
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+function settle<T>(p: Promise<T>): Promise<Settled<T>> {
+  return p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+}
+
+/**
+ * Field names selected under this field, through fragments and honouring @skip/@include,
+ * so a batch fetches (and is permitted and charged for) only the facts the caller asked for.
+ */
+export function selectedFieldNames(info: GraphQLResolveInfo): Set<string> {
+  const names = new Set<string>();
+  const included = (node: SelectionNode): boolean =>
+    getDirectiveValues(GraphQLSkipDirective, node, info.variableValues)?.if !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, info.variableValues)?.if !== false;
+  const visit = (set: SelectionSetNode | undefined): void => {
+    for (const node of set?.selections ?? []) {
+      if (!included(node)) continue;
+      switch (node.kind) {
+        case Kind.FIELD:
+          names.add(node.name.value);
+          break;
+        case Kind.INLINE_FRAGMENT:
+          visit(node.selectionSet);
+          break;
+        case Kind.FRAGMENT_SPREAD:
+          // Validation has already refused unknown fragments and fragment cycles.
+          visit(info.fragments[node.name.value]?.selectionSet);
+          break;
+        default: {
+          const never: never = node;
+          throw new Error(`unknown selection ${JSON.stringify(never)}`);
+        }
+      }
+    }
+  };
+  for (const field of info.fieldNodes) visit(field.selectionSet);
+  return names;
+}
+
+function auditSubject(ctx: GraphqlContext, operation: 'kyc' | 'sim_swap', msisdn: string): AuditSubject {
+  return { partner: ctx.partner, operation, msisdn, context: { interface: 'graphql', correlator: ctx.res.locals.correlator as string } };
+}
+
+/** A domain failure is that number's answer; anything else fails the field (9999, logged). */
+function itemError(err: unknown): VerificationErrorFields {
+  if (err instanceof DomainError) return { code: err.code, desc: err.desc };
+  throw err;
+}
+
+async function verifyOne(raw: string, wanted: Wanted, maxAgeHours: number | undefined,
+  deps: VerifyCustomersDeps, ctx: GraphqlContext): Promise<CustomerVerificationFields> {
+  const item: CustomerVerificationFields = { msisdn: raw, kyc: null, simSwap: null, error: null };
+  let msisdn: string;
+  try {
+    msisdn = validateMsisdn(raw, deps.normalise).msisdn;
+  } catch (err) {
+    return { ...item, error: itemError(err) };
+  }
+  // One audit record per number and operation asked: an item with both facts is two lookups.
+  const subject = (operation: 'kyc' | 'sim_swap') => auditSubject(ctx, operation, msisdn);
+  const [kyc, sim] = await Promise.all([
+    wanted.kyc ? settle(deps.audit.track(subject('kyc'), () => ctx.loaders.kyc.load(msisdn))) : undefined,
+    wanted.simSwap ? settle(deps.audit.track(subject('sim_swap'), () => ctx.loaders.simSwap.load({ msisdn, maxAgeHours }))) : undefined,
+  ]);
+  if (kyc?.ok) item.kyc = kycFields(kyc.value, raw);
+  if (sim?.ok) item.simSwap = simSwapFields(sim.value, raw);
+  // The first failure, KYC before SIM swap: e.g. a non-subscriber has all-false KYC and
+  // this error from SIM swap, as its two REST answers would say.
+  for (const r of [kyc, sim]) {
+    if (r && !r.ok) {
+      item.error = itemError(r.error);
+      break;
+    }
+  }
+  return item;
+}
+
+/**
+ * verifyCustomers: the whole request fails only for what is wrong with the request (too many
+ * numbers, bad maxAgeHours, permission, rate limit); each number's problem is its own item.
+ * Permission is checked once per operation selected; the rate limit charges one token per
+ * number and operation, all at once, and never more than the burst (docs/decisions.md), so a
+ * batch is no way around a partner's limit.
+ */
+export async function verifyCustomers(deps: VerifyCustomersDeps, args: VerifyCustomersArgs,
+  ctx: GraphqlContext, info: GraphQLResolveInfo): Promise<CustomerVerificationFields[]> {
+  if (args.msisdns.length > MAX_BATCH) {
+    throw new BadRequestError(`verifyCustomers takes at most ${MAX_BATCH} msisdns, got ${args.msisdns.length}`);
+  }
+  const maxAgeHours = validateArgument('maxAgeHours', 'max_age', () => validateMaxAge(args.maxAgeHours));
+  const selected = selectedFieldNames(info);
+  const wanted: Wanted = { kyc: selected.has('kyc'), simSwap: selected.has('simSwap') };
+  const operations: Operation[] = [];
+  if (wanted.kyc) operations.push('kyc');
+  if (wanted.simSwap) operations.push('sim_swap');
+  deps.audit.admit();
+  try {
+    // One charge for both halves: a refusal never costs the tokens of the half already admitted.
+    if (operations.length > 0) await deps.service.admit(ctx.partner, operations, args.msisdns.length);
+  } catch (err) {
+    // Refused as a whole (permission, rate limit): each well-formed number was still asked about.
+    const recorded: Promise<void>[] = [];
+    for (const raw of args.msisdns) {
+      const msisdn = deps.normalise(raw);
+      if (msisdn === null) continue;
+      for (const operation of operations) recorded.push(deps.audit.failed(auditSubject(ctx, operation, msisdn), err));
+    }
+    await Promise.all(recorded);
+    throw err;
+  }
+  return Promise.all(args.msisdns.map((raw) => verifyOne(raw, wanted, maxAgeHours, deps, ctx)));
+}

@@ -1,0 +1,62 @@
+import { Response } from 'express';
+import { DomainError, SUCCESS_DESC, UNEXPECTED } from '../errors/domain-errors';
+import { OffsetDateTimeFormatter } from '../kernel/offset-date-time';
+import { Operation } from '../partners/operation';
+import { KycResult, SimSwapResult, VerificationResult } from '../verification/results';
+
+/** CONTRACT §1.1: exactly these keys, booleans as strings. */
+export function successBody(result: VerificationResult, formatDate: OffsetDateTimeFormatter): object {
+  switch (result.operation) {
+    case 'kyc':
+      return { code: '00000', desc: SUCCESS_DESC, result: kycResult(result.kyc) };
+    case 'sim_swap':
+      return { code: '00000', desc: SUCCESS_DESC, result: simSwapResult(result.simSwap, formatDate) };
+    default: {
+      const never: never = result;
+      throw new Error(`unknown result ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function kycResult(r: KycResult): object {
+  return { msisdn: r.msisdn, is_prepaid: String(r.isPrepaid), is_active: String(r.isActive), is_valid: String(r.isValid) };
+}
+
+function simSwapResult(r: SimSwapResult, formatDate: OffsetDateTimeFormatter): object {
+  if (!r.simSwapped || r.simSwappedAtMs === undefined) return { msisdn: r.msisdn, sim_swapped: 'false' };
+  return { msisdn: r.msisdn, sim_swapped: 'true', sim_swapped_dt: formatDate(new Date(r.simSwappedAtMs)) };
+}
+
+/**
+ * What res.status(status).json(body) sends (same Content-Type, Content-Length, body), in one
+ * step: it skips Express's per-call setting lookups, charset rewriting and freshness check,
+ * which a POST answer never needs.
+ */
+export function sendJson(res: Response, status: number, body: object): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/** CONTRACT §1.2: KYC fails flat, SIM swap inside "response". Unknown routes use the flat shape. */
+export function failureBody(operation: Operation | undefined, code: string, desc: string): object {
+  return operation === 'sim_swap' ? { response: { code, desc } } : { code, desc };
+}
+
+export interface Failure {
+  status: number;
+  code: string;
+  desc: string;
+  retryAfterS?: number;
+}
+
+export function failureOf(err: unknown): Failure {
+  if (err instanceof DomainError) {
+    const f: Failure = { status: err.httpStatus, code: err.code, desc: err.desc };
+    if (err.retryAfterS !== undefined) f.retryAfterS = err.retryAfterS;
+    return f;
+  }
+  return { status: UNEXPECTED.httpStatus, code: UNEXPECTED.code, desc: UNEXPECTED.desc };
+}

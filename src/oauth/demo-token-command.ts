@@ -1,0 +1,21 @@
+import { Partner } from '../partners/partners';
+
+/**
+ * A pasteable shell line that asks the built-in issuer for a token (client credentials, HTTP
+ * Basic) and keeps it in $TOKEN, for the start-up banner's CAMARA calls. Only printed for the
+ * demo registry, whose secrets are public.
+ */
+export function demoTokenCommand(baseUrl: string, partner: Partner): string {
+  return `TOKEN=$(curl -s -u '${partner.apiKey}:${partner.secret}' -d grant_type=client_credentials "${baseUrl}/oauth2/token"`
+    + ` | sed -E 's/.*"access_token":"([^"]+)".*/\\1/'); echo "$TOKEN"`;
+}
+
+/** CAMARA calls that use $TOKEN: a SIM swap check and a tenure check on demo numbers. */
+export function demoCamaraCommands(baseUrl: string, partner: Partner): string[] {
+  const call = (path: string, body: string) =>
+    `curl -s -X POST "${baseUrl}${path}" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '${body}'; echo`;
+  const commands: string[] = [];
+  if (partner.operations.has('sim_swap')) commands.push(call('/sim-swap/v2/check', '{"phoneNumber":"+255712000006","maxAge":240}'));
+  if (partner.operations.has('kyc')) commands.push(call('/kyc-tenure/v0.2/check-tenure', '{"phoneNumber":"+255712000001","tenureDate":"2024-01-01"}'));
+  return commands;
+}

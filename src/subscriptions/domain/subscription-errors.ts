@@ -1,0 +1,39 @@
+import { DomainError } from '../../errors/domain-errors';
+
+/* Conditions only the subscriptions API has (sim-swap-subscriptions.yaml, CreateSubscriptionBadRequest400). */
+
+/** `protocol` is not HTTP: 400 INVALID_PROTOCOL. */
+export class InvalidProtocolError extends DomainError {
+  readonly code = '11111';
+  readonly httpStatus = 400;
+}
+
+/** `sinkCredential.credentialType` is not one this service supports: 400 INVALID_CREDENTIAL. */
+export class InvalidCredentialError extends DomainError {
+  readonly code = '11111';
+  readonly httpStatus = 400;
+}
+
+/** An ACCESSTOKEN credential whose token type is not bearer: 400 INVALID_TOKEN. */
+export class InvalidTokenTypeError extends DomainError {
+  readonly code = '11111';
+  readonly httpStatus = 400;
+}
+
+/** A sink CONTRACT §8 refuses (http when not allowed, private or loopback address): 400 INVALID_SINK. */
+export class InvalidSinkError extends DomainError {
+  readonly code = '11111';
+  readonly httpStatus = 400;
+}
+
+/** No such subscription for this partner (another partner's id included): 404 NOT_FOUND. */
+export class SubscriptionNotFoundError extends DomainError {
+  readonly code = '11111';
+  readonly httpStatus = 404;
+}
+
+/** The partner already holds SUBSCRIPTIONS_MAX_PER_PARTNER live subscriptions: 429 QUOTA_EXCEEDED (Generic429). */
+export class SubscriptionQuotaError extends DomainError {
+  readonly code = '11111';
+  readonly httpStatus = 429;
+}

@@ -1,0 +1,38 @@
+import { Operation } from '../../partners/operation';
+import { UpstreamName } from './upstreams';
+
+export type CacheOutcome = 'hit' | 'miss' | 'stale';
+export type TxnOutcome = 'new' | 'replayed' | 'conflict' | 'in_flight';
+export type AuthFailureReason = 'missing_key' | 'unknown_key' | 'disabled' | 'bad_signature' | 'bad_secret' | 'bad_timestamp' | 'stale_timestamp' | 'throttled';
+/** Where a partner authenticated: a signed legacy (`rest`) or GraphQL request, or the OAuth token endpoint (client secret). */
+export type AuthInterface = 'rest' | 'graphql' | 'oauth';
+export type UpstreamOutcome = 'ok' | 'not_found' | 'error' | 'timeout' | 'rejected';
+export type BreakerState = 'closed' | 'open' | 'half_open';
+/**
+ * A txn_id write with REDIS_WAIT_REPLICAS: enough replicas acknowledged in time, fewer did
+ * (short), or no WAIT was sent because one on the same connection was just short (skipped).
+ */
+export type ReplicationWaitOutcome = 'acked' | 'short' | 'skipped';
+/**
+ * A state store call that failed without being an outage: a command or programming error
+ * surfaced as a 500 (command_error), or a new txn_id refused with 503 because degraded mode's
+ * memory budget is full (degraded_full).
+ */
+export type StateStoreFailure = 'command_error' | 'degraded_full';
+
+/** What the domain and adapters report; the Prometheus module implements it. Labels are bounded sets. */
+export interface Metrics {
+  cache(operation: Operation, outcome: CacheOutcome): void;
+  txn(outcome: TxnOutcome): void;
+  authFailure(reason: AuthFailureReason, iface: AuthInterface): void;
+  rateLimited(operation: Operation): void;
+  upstreamCall(upstream: UpstreamName, outcome: UpstreamOutcome, seconds: number): void;
+  breakerState(upstream: UpstreamName, state: BreakerState): void;
+  storeMode(mode: 'memory' | 'redis' | 'degraded'): void;
+  replicationWait(outcome: ReplicationWaitOutcome): void;
+  stateStoreFailure(kind: StateStoreFailure): void;
+}
+
+export const noopMetrics: Metrics = {
+  cache() {}, txn() {}, authFailure() {}, rateLimited() {}, upstreamCall() {}, breakerState() {}, storeMode() {}, replicationWait() {}, stateStoreFailure() {},
+};
