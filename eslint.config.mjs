@@ -30,6 +30,25 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
     },
   },
+  // The domain imports no driver or transport library (STYLE.md): these are the files that hold
+  // domain logic and ports; adapters, routes, factories and the composition root may import them.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/adapters/**', 'src/**/state/**', 'src/**/upstream/**', 'src/**/stores/**',
+      'src/**/delivery/**', 'src/**/routes/**', 'src/**/*-routes.ts', 'src/**/create-*.ts',
+      'src/http/**', 'src/graphql/**', 'src/observability/**', 'src/cli/**', 'src/simulator/**',
+      'src/config/**', 'src/ops/**', 'src/legacy-rest/**', 'src/camara/camara-*handler.ts',
+      'src/camara/camara-request.ts', 'src/server.ts', 'src/main.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          group: ['express', 'express/*', 'graphql', 'graphql/*', '@apollo/*', 'axios', 'axios/*', 'ioredis',
+            'bullmq', 'pg', 'pg-*', 'prom-client', 'opossum', 'undici', 'pino'],
+          message: 'Domain code imports no driver or transport library: declare a port beside the domain and implement it in an adapter.',
+        }],
+      }],
+    },
+  },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: { ...globals.node }, sourceType: 'commonjs' },
