@@ -30,6 +30,19 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
     },
   },
+  // Domain code (services, ports, the kernel, the errors, the CAMARA kit's rules) imports no
+  // transport or driver library, so each feature's rules can be tested and reused without one
+  // (docs/architecture.md, "Module map").
+  {
+    files: ['src/*/*-service.ts', 'src/*/domain/**/*.ts', 'src/*/ports/**/*.ts', 'src/kernel/**/*.ts', 'src/errors/**/*.ts',
+      'src/camara/camara-call.ts', 'src/camara/camara-input.ts', 'src/camara/camara-errors.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: ['express', 'graphql', 'axios', 'ioredis', 'bullmq', 'pg', 'prom-client', 'opossum', 'pino', '@apollo/server'],
+        patterns: ['@apollo/*', 'express/*', 'graphql/*'],
+      }],
+    },
+  },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: { ...globals.node }, sourceType: 'commonjs' },
