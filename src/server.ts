@@ -147,8 +147,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   // The CAMARA APIs: one factory each over the shared CAMARA kit (src/camara/); a new API is one more line.
   const camaraDeps = { verification: service, audit: auditRecorder, tokens: oauth.verifier, clock, logger };
   const camaraApis = [
-    createSimSwapApi(camaraDeps, config).router,
-    createKycTenureApi(camaraDeps, config).router,
+    createSimSwapApi(camaraDeps, config).routes,
+    createKycTenureApi(camaraDeps, config).routes,
   ];
   const subs = createSubscriptionAdapters(config, { logger, metrics: new PrometheusWebhookMetrics(metrics.registry), partners });
   const subscriptions = new SubscriptionService({

@@ -1,4 +1,4 @@
-import { RequestHandler, Router } from 'express';
+import { ErrorRequestHandler, RequestHandler } from 'express';
 import { camaraErrorHandler } from './camara-error-handler';
 import { camaraRequest } from './camara-request';
 import { AccessGrant, AccessTokenVerifier } from '../oauth/ports/access-tokens';
@@ -30,6 +30,13 @@ export interface CamaraOperationRoute {
   answer(grant: AccessGrant, body: unknown, correlator: string): Promise<CamaraAnswer>;
 }
 
+/**
+ * An API's routes and its ErrorInfo handler, mounted together (`app.use(routes)`). A pair of
+ * plain handlers rather than an express Router: every request the legacy routes do not take
+ * passes every API mounted here, and a router level costs each one (docs/performance.md).
+ */
+export type CamaraRoutes = [RequestHandler, ErrorRequestHandler];
+
 export interface CamaraApiRoutes {
   /** The API root (`/sim-swap/v2`): any other path under it is a CAMARA 404, not the legacy one. */
   root: string;
@@ -48,7 +55,7 @@ function routeKey(path: string): string {
  * authenticate first), then the operation; every failure on these paths becomes ErrorInfo here
  * and never reaches the legacy error middleware.
  */
-export function camaraRouter(deps: CamaraRouterDeps, api: CamaraApiRoutes): Router {
+export function camaraRouter(deps: CamaraRouterDeps, api: CamaraApiRoutes): CamaraRoutes {
   const body = jsonBody(deps.bodyLimitBytes);
   const root = routeKey(api.root);
   const byPath = new Map(api.operations.map((op) => [routeKey(op.path), op]));
@@ -78,7 +85,5 @@ export function camaraRouter(deps: CamaraRouterDeps, api: CamaraApiRoutes): Rout
     });
   };
 
-  const router = Router();
-  router.use(routes, camaraErrorHandler(deps.logger));
-  return router;
+  return [routes, camaraErrorHandler(deps.logger)];
 }

@@ -1,4 +1,4 @@
-import express, { Express, RequestHandler } from 'express';
+import express, { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import { AccessTokenVerifier } from '../oauth/ports/access-tokens';
 import { Logger } from '../observability/logger';
 import { SubscriptionRoutesDeps, subscriptionRoutes } from '../subscriptions/subscription-routes';
@@ -23,8 +23,8 @@ export interface AppDeps {
   accessTokens: AccessTokenVerifier;
   /** The built-in OAuth 2.0 issuer's routes; absent when OAUTH_BUILTIN=false. */
   oauth?: { token: TokenRouteDeps; wellKnown: WellKnownRoutesDeps };
-  /** The CAMARA APIs (CONTRACT §7), one router each (createSimSwapApi, createKycTenureApi, …); absent: not served. */
-  camaraApis?: RequestHandler[];
+  /** The CAMARA APIs (CONTRACT §7): each one's routes and ErrorInfo handler (createSimSwapApi, createKycTenureApi, …). */
+  camaraApis?: Array<[RequestHandler, ErrorRequestHandler]>;
   /** SIM Swap Subscriptions (CONTRACT §8); absent: not served. */
   subscriptions?: Omit<SubscriptionRoutesDeps, 'tokens'>;
   /** Extra handlers mounted before the 404 (GraphQL). */

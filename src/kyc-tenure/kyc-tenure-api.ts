@@ -1,7 +1,6 @@
-import { Router } from 'express';
 import { KYC_TENURE_PARTNER_OPERATION, KycTenureService } from './kyc-tenure-service';
 import { CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
-import { camaraRouter } from '../camara/camara-router';
+import { CamaraRoutes, camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
 import { createZonedCalendar } from '../kernel/zoned-date';
 
@@ -10,7 +9,8 @@ export const KYC_TENURE_ROOT = '/kyc-tenure/v0.2';
 export type KycTenureConfig = CamaraApiConfig & Pick<Config, 'TIMEZONE'>;
 
 export interface KycTenureApi {
-  router: Router;
+  /** Mounted as one: `app.use(api.routes)`. */
+  routes: CamaraRoutes;
   service: KycTenureService;
 }
 
@@ -20,7 +20,7 @@ export function createKycTenureApi(deps: CamaraApiDeps, config: KycTenureConfig)
   const service = new KycTenureService({
     verification: deps.verification, clock: deps.clock, call: kit.call, calendar: createZonedCalendar(config.TIMEZONE),
   });
-  const router = camaraRouter(kit.routes, {
+  const routes = camaraRouter(kit.routes, {
     root: KYC_TENURE_ROOT,
     operations: [{
       path: `${KYC_TENURE_ROOT}/check-tenure`,
@@ -31,5 +31,5 @@ export function createKycTenureApi(deps: CamaraApiDeps, config: KycTenureConfig)
       },
     }],
   });
-  return { router, service };
+  return { routes, service };
 }

@@ -1,7 +1,6 @@
-import { Router } from 'express';
 import { SIM_SWAP_PARTNER_OPERATION, SimSwapService } from './sim-swap-service';
 import { CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
-import { camaraRouter } from '../camara/camara-router';
+import { CamaraRoutes, camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
 import { createOffsetDateTimeFormatter } from '../kernel/offset-date-time';
 
@@ -10,7 +9,8 @@ export const SIM_SWAP_ROOT = '/sim-swap/v2';
 export type SimSwapConfig = CamaraApiConfig & Pick<Config, 'TIMEZONE' | 'SIM_SWAP_MONITORED_DAYS'>;
 
 export interface SimSwapApi {
-  router: Router;
+  /** Mounted as one: `app.use(api.routes)`. */
+  routes: CamaraRoutes;
   service: SimSwapService;
 }
 
@@ -23,7 +23,7 @@ export function createSimSwapApi(deps: CamaraApiDeps, config: SimSwapConfig): Si
   });
   // Dates leave in the operator's zone with its offset (CONTRACT §7), never as `Z`.
   const formatDate = createOffsetDateTimeFormatter(config.TIMEZONE);
-  const router = camaraRouter(kit.routes, {
+  const routes = camaraRouter(kit.routes, {
     root: SIM_SWAP_ROOT,
     operations: [
       {
@@ -46,5 +46,5 @@ export function createSimSwapApi(deps: CamaraApiDeps, config: SimSwapConfig): Si
       },
     ],
   });
-  return { router, service };
+  return { routes, service };
 }
