@@ -38,7 +38,8 @@ export default tseslint.config(
       'src/**/delivery/**', 'src/**/routes/**', 'src/**/*-routes.ts', 'src/**/create-*.ts',
       'src/http/**', 'src/graphql/**', 'src/observability/**', 'src/cli/**', 'src/simulator/**',
       'src/config/**', 'src/ops/**', 'src/legacy-rest/**', 'src/camara/camara-*handler.ts',
-      'src/camara/camara-request.ts', 'src/server.ts', 'src/main.ts'],
+      'src/camara/camara-request.ts', 'src/camara/camara-router.ts', 'src/camara/camara-api-kit.ts',
+      'src/**/*-api.ts', 'src/server.ts', 'src/main.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [{

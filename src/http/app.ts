@@ -1,7 +1,6 @@
-import express, { Express, RequestHandler } from 'express';
+import express, { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import { AccessTokenVerifier } from '../oauth/ports/access-tokens';
 import { Logger } from '../observability/logger';
-import { CamaraRoutesDeps, camaraRoutes } from '../camara/camara-routes';
 import { SubscriptionRoutesDeps, subscriptionRoutes } from '../subscriptions/subscription-routes';
 import { TokenRouteDeps, tokenRoute } from '../oauth/routes/token-route';
 import { WellKnownRoutesDeps, wellKnownRoutes } from '../oauth/routes/well-known-routes';
@@ -24,8 +23,8 @@ export interface AppDeps {
   accessTokens: AccessTokenVerifier;
   /** The built-in OAuth 2.0 issuer's routes; absent when OAUTH_BUILTIN=false. */
   oauth?: { token: TokenRouteDeps; wellKnown: WellKnownRoutesDeps };
-  /** The CAMARA operations (CONTRACT §7), their tokens verified by accessTokens; absent: not served. */
-  camara?: Omit<CamaraRoutesDeps, 'tokens'>;
+  /** The CAMARA APIs (CONTRACT §7): each one's routes and ErrorInfo handler (createSimSwapApi, createKycTenureApi, …). */
+  camaraApis?: Array<[RequestHandler, ErrorRequestHandler]>;
   /** SIM Swap Subscriptions (CONTRACT §8); absent: not served. */
   subscriptions?: Omit<SubscriptionRoutesDeps, 'tokens'>;
   /** Extra handlers mounted before the 404 (GraphQL). */
@@ -67,7 +66,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestLog(deps.logger, deps.requestMetrics));
   // Partner operations first: they carry the load, and every router passed costs each request.
   app.use(verificationRoutes(deps.verification));
-  if (deps.camara) app.use(camaraRoutes({ ...deps.camara, tokens: deps.accessTokens }));
+  for (const api of deps.camaraApis ?? []) app.use(api);
   if (deps.subscriptions) app.use(subscriptionRoutes({ ...deps.subscriptions, tokens: deps.accessTokens }));
   if (!deps.adminElsewhere) app.use(opsRoutes(deps.ops));
   app.use(openapiRoute());

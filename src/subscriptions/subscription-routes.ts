@@ -39,7 +39,8 @@ function view(s: SubscriptionRecord, grant: AccessGrant): object {
 
 /**
  * SIM Swap Subscriptions 0.3.0 (CONTRACT §8), with the CAMARA routes' token, correlator and
- * ErrorInfo rules. Returned as [routes, error handler], as camaraRoutes.
+ * ErrorInfo rules (src/camara/). Returned as [routes, error handler]: failures on these paths
+ * become ErrorInfo there and never reach the legacy error middleware.
  */
 export function subscriptionRoutes(deps: SubscriptionRoutesDeps): [RequestHandler, ErrorRequestHandler] {
   const body = jsonBody(deps.bodyLimitBytes);

@@ -1,7 +1,8 @@
 import { MemoryStateStore } from '../../src/verification/state/memory-state-store';
 import { MissingIdentifierError, OutOfRangeError, ServiceNotApplicableError, UnnecessaryIdentifierError } from '../../src/camara/camara-errors';
 import { AuditRecorder } from '../../src/audit/audit-recorder';
-import { CamaraService } from '../../src/camara/camara-service';
+import { SimSwapService } from '../../src/sim-swap/sim-swap-service';
+import { KycTenureService } from '../../src/kyc-tenure/kyc-tenure-service';
 import { AuditRecord } from '../../src/audit/ports/audit-trail';
 import { encodeHlr, encodeSim } from '../../src/verification/fact-codec';
 import { BadRequestError, ForbiddenError, NotSubscriberError, RateLimitedError } from '../../src/errors/domain-errors';
@@ -40,10 +41,17 @@ function setup(opts: { monitoredDays?: number; timeZone?: string; partner?: Part
     hlr, sim, store, clock, metrics: noopMetrics,
     settings: { kycCacheTtlS: 300, kycStaleS: 3600, simSwapCacheTtlS: 30, negativeCacheTtlS: 60, simSwapMaxAgeHours: 240, txnTtlS: 86400, txnInFlightTtlS: 60 },
   });
-  const settings = { plan: { countryCode: '255', nsnLength: 9 }, calendar: createZonedCalendar(opts.timeZone ?? 'UTC'), monitoredDays: opts.monitoredDays };
   const records: AuditRecord[] = [];
   const audit = new AuditRecorder({ trail: { record: (r) => { records.push(r); return Promise.resolve(); }, healthy: () => true }, clock, failClosed: false });
-  const service = new CamaraService({ verification, clock, settings, audit });
+  const call = { admit: verification.admit.bind(verification), audit, plan: { countryCode: '255', nsnLength: 9 } };
+  const simSwap = new SimSwapService({ verification, clock, call, ...(opts.monitoredDays === undefined ? {} : { monitoredDays: opts.monitoredDays }) });
+  const tenure = new KycTenureService({ verification, clock, call, calendar: createZonedCalendar(opts.timeZone ?? 'UTC') });
+  // The three operations on one object: SIM Swap and KYC Tenure share the cache, the audit and the rate limit.
+  const service = {
+    retrieveDate: simSwap.retrieveDate.bind(simSwap),
+    check: simSwap.check.bind(simSwap),
+    checkTenure: tenure.checkTenure.bind(tenure),
+  };
   const partner: Partner = { name: 'bank', apiKey: 'k', secret: 's', operations: new Set(['kyc', 'sim_swap']), enabled: true, signature: 'md5', ...opts.partner };
   const grant = (scopes: string[], phoneNumber?: string, purpose?: string): AccessGrant => ({ partner, scopes: new Set(scopes), ...(phoneNumber ? { phoneNumber } : {}), ...(purpose ? { purpose } : {}) });
   return { clock, hlr, sim, store, service, grant, records };

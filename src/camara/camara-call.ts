@@ -1,0 +1,59 @@
+import { msisdnOfPhone, subjectOf } from './camara-input';
+import { NotSubscriberError } from '../errors/domain-errors';
+import { InsufficientScopeError } from '../oauth/oauth-errors';
+import { AuditRecorder } from '../audit/audit-recorder';
+import { NumberingPlan } from '../verification/msisdn';
+import { HlrRecord } from '../verification/ports/upstreams';
+import { Operation } from '../partners/operation';
+import { Partner } from '../partners/partners';
+import { AccessGrant } from '../oauth/ports/access-tokens';
+
+/** What every CAMARA operation needs around its own work: admission, audit, the numbering plan. */
+export interface CamaraCallDeps {
+  /** The partner's permission and rate limit (the verification service's `admit`). */
+  admit(partner: Partner, operations: readonly Operation[]): Promise<void>;
+  /** Every CAMARA verification about a well-formed number of ours leaves one audit record (CONTRACT §9). */
+  audit: AuditRecorder;
+  plan: NumberingPlan;
+}
+
+/** One CAMARA request as its operation sees it once the body is parsed. */
+export interface CamaraCall {
+  grant: AccessGrant;
+  /** The body's phoneNumber, if it has one. */
+  phoneNumber: string | undefined;
+  /** The CAMARA operation's name, as the audit records it (`check`, `check-tenure`, …). */
+  operation: string;
+  /** The registry word whose permission and rate limit the operation spends. */
+  partnerOperation: Operation;
+  correlator: string;
+}
+
+/** 403 unless the token holds one of the scopes the spec's security section names for the operation. */
+export function requireScope(grant: AccessGrant, scopes: readonly string[]): void {
+  if (!scopes.some((s) => grant.scopes.has(s))) {
+    throw new InsufficientScopeError(`the access token lacks the scope ${scopes.join(' or ')}`, scopes);
+  }
+}
+
+/**
+ * The request's number as a normalised msisdn, from the three-legged token or the body, never
+ * both (422 before anything is recorded: no number of ours was named); then, audited as one
+ * verification (interface `camara`, the token's purpose), the partner's admission (403/429)
+ * and the operation's own work.
+ */
+export async function camaraCall<T>(deps: CamaraCallDeps, call: CamaraCall, work: (msisdn: string) => Promise<T>): Promise<T> {
+  const { grant } = call;
+  const msisdn = msisdnOfPhone(subjectOf(grant.phoneNumber, call.phoneNumber), deps.plan);
+  const context = { interface: 'camara' as const, correlator: call.correlator, ...(grant.purpose === undefined ? {} : { purpose: grant.purpose }) };
+  return deps.audit.track({ partner: grant.partner, context, operation: call.operation, msisdn }, async () => {
+    await deps.admit(grant.partner, [call.partnerOperation]);
+    return work(msisdn);
+  });
+}
+
+/** The HLR's record of a line that is a subscriber: known and not terminated (CONTRACT §7), else 404. */
+export function subscriberOf(rec: HlrRecord | null): HlrRecord {
+  if (rec === null || rec.status === 'terminated') throw new NotSubscriberError('the phone number is not associated with a subscriber');
+  return rec;
+}

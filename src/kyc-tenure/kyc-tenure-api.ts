@@ -1,0 +1,35 @@
+import { KYC_TENURE_PARTNER_OPERATION, KycTenureService } from './kyc-tenure-service';
+import { CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
+import { CamaraRoutes, camaraRouter } from '../camara/camara-router';
+import { Config } from '../config/config';
+import { createZonedCalendar } from '../kernel/zoned-date';
+
+export const KYC_TENURE_ROOT = '/kyc-tenure/v0.2';
+
+export type KycTenureConfig = CamaraApiConfig & Pick<Config, 'TIMEZONE'>;
+
+export interface KycTenureApi {
+  /** Mounted as one: `app.use(api.routes)`. */
+  routes: CamaraRoutes;
+  service: KycTenureService;
+}
+
+/** KYC Tenure (CONTRACT §7): POST check-tenure under /kyc-tenure/v0.2. */
+export function createKycTenureApi(deps: CamaraApiDeps, config: KycTenureConfig): KycTenureApi {
+  const kit = camaraKit(deps, config);
+  const service = new KycTenureService({
+    verification: deps.verification, clock: deps.clock, call: kit.call, calendar: createZonedCalendar(config.TIMEZONE),
+  });
+  const routes = camaraRouter(kit.routes, {
+    root: KYC_TENURE_ROOT,
+    operations: [{
+      path: `${KYC_TENURE_ROOT}/check-tenure`,
+      partnerOperation: KYC_TENURE_PARTNER_OPERATION,
+      answer: async (grant, body, correlator) => {
+        const r = await service.checkTenure(grant, body, correlator);
+        return { msisdn: r.msisdn, body: { tenureDateCheck: r.tenureDateCheck, contractType: r.contractType } };
+      },
+    }],
+  });
+  return { routes, service };
+}

@@ -1,0 +1,50 @@
+import { SIM_SWAP_PARTNER_OPERATION, SimSwapService } from './sim-swap-service';
+import { CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
+import { CamaraRoutes, camaraRouter } from '../camara/camara-router';
+import { Config } from '../config/config';
+import { createOffsetDateTimeFormatter } from '../kernel/offset-date-time';
+
+export const SIM_SWAP_ROOT = '/sim-swap/v2';
+
+export type SimSwapConfig = CamaraApiConfig & Pick<Config, 'TIMEZONE' | 'SIM_SWAP_MONITORED_DAYS'>;
+
+export interface SimSwapApi {
+  /** Mounted as one: `app.use(api.routes)`. */
+  routes: CamaraRoutes;
+  service: SimSwapService;
+}
+
+/** SIM Swap (CONTRACT §7): POST retrieve-date and check under /sim-swap/v2. */
+export function createSimSwapApi(deps: CamaraApiDeps, config: SimSwapConfig): SimSwapApi {
+  const kit = camaraKit(deps, config);
+  const service = new SimSwapService({
+    verification: deps.verification, clock: deps.clock, call: kit.call,
+    ...(config.SIM_SWAP_MONITORED_DAYS === undefined ? {} : { monitoredDays: config.SIM_SWAP_MONITORED_DAYS }),
+  });
+  // Dates leave in the operator's zone with its offset (CONTRACT §7), never as `Z`.
+  const formatDate = createOffsetDateTimeFormatter(config.TIMEZONE);
+  const routes = camaraRouter(kit.routes, {
+    root: SIM_SWAP_ROOT,
+    operations: [
+      {
+        path: `${SIM_SWAP_ROOT}/retrieve-date`,
+        partnerOperation: SIM_SWAP_PARTNER_OPERATION,
+        answer: async (grant, body, correlator) => {
+          const r = await service.retrieveDate(grant, body, correlator);
+          const out: Record<string, unknown> = { latestSimChange: r.latestSimChangeMs === null ? null : formatDate(new Date(r.latestSimChangeMs)) };
+          if (r.monitoredPeriodDays !== undefined) out.monitoredPeriod = r.monitoredPeriodDays;
+          return { msisdn: r.msisdn, body: out };
+        },
+      },
+      {
+        path: `${SIM_SWAP_ROOT}/check`,
+        partnerOperation: SIM_SWAP_PARTNER_OPERATION,
+        answer: async (grant, body, correlator) => {
+          const r = await service.check(grant, body, correlator);
+          return { msisdn: r.msisdn, body: { swapped: r.swapped } };
+        },
+      },
+    ],
+  });
+  return { routes, service };
+}

@@ -1,0 +1,104 @@
+import { OutOfRangeError } from '../camara/camara-errors';
+import { CamaraCallDeps, camaraCall, requireScope, subscriberOf } from '../camara/camara-call';
+import { MAX_AGE_DEFAULT_HOURS, parseCheckBody, parseRetrieveDateBody } from '../camara/camara-input';
+import { NotSubscriberError } from '../errors/domain-errors';
+import { Clock } from '../kernel/clock';
+import { SCOPES } from '../oauth/access-scopes';
+import { AccessGrant } from '../oauth/ports/access-tokens';
+import { Operation } from '../partners/operation';
+import { VerificationService } from '../verification/verification-service';
+
+/** The two SIM Swap operations (CONTRACT §7). */
+export type SimSwapOperation = 'retrieve-date' | 'check';
+
+/** Scopes that allow each operation (any one suffices), as sim-swap.yaml's security section names them. */
+export const SIM_SWAP_SCOPES: Record<SimSwapOperation, readonly string[]> = {
+  'retrieve-date': [SCOPES.simSwapRetrieveDate, SCOPES.simSwap],
+  check: [SCOPES.simSwapCheck, SCOPES.simSwap],
+};
+
+/** The registry word (permission, rate limit, metrics label) both operations spend. */
+export const SIM_SWAP_PARTNER_OPERATION: Operation = 'sim_swap';
+
+/** Every answer names the normalised msisdn it is about (for the request log and audit), never echoed to the caller. */
+export interface SimChange {
+  msisdn: string;
+  /** The latest swap, else the current SIM's activation (ms); null when unknown or beyond the monitored period. */
+  latestSimChangeMs: number | null;
+  /** Days the operator keeps SIM changes, present when latestSimChangeMs is null because the change is older. */
+  monitoredPeriodDays?: number;
+}
+
+export interface SimSwapCheck {
+  msisdn: string;
+  swapped: boolean;
+}
+
+export interface SimSwapServiceDeps {
+  verification: VerificationService;
+  clock: Clock;
+  /** Subject, admission and audit: the shared CAMARA kit. */
+  call: CamaraCallDeps;
+  /** SIM_SWAP_MONITORED_DAYS; undefined = unlimited history. */
+  monitoredDays?: number;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * SIM Swap 2.1.0 over the one verification service: its cache, single-flight, breakers and rate
+ * limits. The checks run in the order the spec implies: scope (403), body (400), identifier and
+ * number plan (422), partner admission (403/429), subscriber (404). From partner admission on,
+ * the outcome is audited.
+ */
+export class SimSwapService {
+  constructor(private readonly deps: SimSwapServiceDeps) {}
+
+  async retrieveDate(grant: AccessGrant, body: unknown, correlator: string): Promise<SimChange> {
+    requireScope(grant, SIM_SWAP_SCOPES['retrieve-date']);
+    const input = parseRetrieveDateBody(body);
+    return this.tracked(grant, input.phoneNumber, 'retrieve-date', correlator, async (msisdn) => {
+      const latest = await this.latestSimChange(msisdn);
+      const days = this.deps.monitoredDays;
+      if (latest !== null && days !== undefined && this.deps.clock.nowMs() - latest > days * DAY_MS) {
+        return { msisdn, latestSimChangeMs: null, monitoredPeriodDays: days };
+      }
+      return { msisdn, latestSimChangeMs: latest };
+    });
+  }
+
+  async check(grant: AccessGrant, body: unknown, correlator: string): Promise<SimSwapCheck> {
+    requireScope(grant, SIM_SWAP_SCOPES.check);
+    const input = parseCheckBody(body);
+    const days = this.deps.monitoredDays;
+    const monitoredHours = days === undefined ? Infinity : days * 24;
+    if (input.maxAge !== undefined && input.maxAge > monitoredHours) {
+      throw new OutOfRangeError(`Check monitor period could not exceed local regulations (${days} days)`);
+    }
+    // The spec's default of 240 h, shortened to the monitored period when that is shorter.
+    const maxAgeHours = input.maxAge ?? Math.min(MAX_AGE_DEFAULT_HOURS, monitoredHours);
+    return this.tracked(grant, input.phoneNumber, 'check', correlator, async (msisdn) => {
+      const latest = await this.latestSimChange(msisdn);
+      // A new SIM activation (a new line, never swapped since) counts as a swap (sim-swap.yaml).
+      return { msisdn, swapped: latest !== null && this.deps.clock.nowMs() - latest <= maxAgeHours * HOUR_MS };
+    });
+  }
+
+  private tracked<T>(grant: AccessGrant, phoneNumber: string | undefined, operation: SimSwapOperation, correlator: string,
+    work: (msisdn: string) => Promise<T>): Promise<T> {
+    return camaraCall(this.deps.call, { grant, phoneNumber, operation, partnerOperation: SIM_SWAP_PARTNER_OPERATION, correlator }, work);
+  }
+
+  /**
+   * retrieve-date's answer before the monitored period applies. The line must be a subscriber
+   * that is not terminated (CONTRACT §7): both systems are asked, in parallel, from cache.
+   */
+  private async latestSimChange(msisdn: string): Promise<number | null> {
+    const { verification } = this.deps;
+    const [hlr, sim] = await Promise.all([verification.hlrFactsWithTenure(msisdn), verification.simFactsWithActivation(msisdn)]);
+    subscriberOf(hlr);
+    if (sim === null) throw new NotSubscriberError('the phone number is not associated with a subscriber');
+    return sim.lastSimSwapAtMs ?? sim.simActivatedAtMs ?? null;
+  }
+}
