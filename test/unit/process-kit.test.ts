@@ -1,18 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { clockTicksPerSecond, cpuSeconds, cpuSecondsFromStat, rssMb } from '../../tools/process-kit/proc-stats';
 import { formatTable } from '../../tools/process-kit/text-table';
-
-const ROOT = join(__dirname, '../..');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(path);
-    return /\.(ts|js)$/.test(e.name) ? [path] : [];
-  });
-}
 
 describe('the process kit', () => {
   it('reads CPU time from /proc with the kernel\'s real tick length, not an assumed 100 Hz', () => {
@@ -40,17 +28,5 @@ describe('the process kit', () => {
     expect(formatTable(['name', 'n'], [['a', '10'], ['bbb', '2']], { markdown: true })).toBe(
       '| name |  n |\n|------|---:|\n| a    | 10 |\n| bbb  |  2 |');
     expect(formatTable(['n', 'what'], [['10', 'x'], ['2', 'yy']], { leftColumns: [1] })).toBe(' n  what\n10  x   \n 2  yy  ');
-  });
-
-  it('is the one place where the bench, the soak and the test support start processes or read /proc', () => {
-    const offenders: string[] = [];
-    for (const dir of ['bench', 'scripts', 'test/support']) {
-      for (const file of sourceFiles(join(ROOT, dir))) {
-        // The ChildProcess type may be named; spawning, /proc, free ports and column padding may not.
-        const text = readFileSync(file, 'utf8').replace(/^import \{ ChildProcess \} from 'node:child_process';$/m, '');
-        if (/node:child_process|\/proc\/|function freePort\(|pad(Start|End)\(widths/.test(text)) offenders.push(relative(ROOT, file));
-      }
-    }
-    expect(offenders).toEqual([]);
   });
 });
