@@ -77,6 +77,8 @@ class SwitchableSink implements AuditSink {
   readonly kind = 'file';
   up = true;
   hang = false;
+  /** How often the writer asked whether the store is back. */
+  pings = 0;
   readonly taken: AuditRecord[] = [];
   async write(records: readonly AuditRecord[]): Promise<AuditRecord[]> {
     if (this.hang) await new Promise(() => {});
@@ -85,6 +87,7 @@ class SwitchableSink implements AuditSink {
     return [];
   }
   async ping(): Promise<void> {
+    this.pings++;
     if (!this.up) throw new Error('store down');
   }
   async maintain(): Promise<void> {
@@ -215,7 +218,9 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     const { trail } = writer(sink, join(dir(), 'spool.jsonl'));
     await trail.start();
     expect(trail.healthy()).toBe(false);
-    await new Promise((r) => setTimeout(r, 100));
+    // Several retries (every retryMs) find the store still down: still degraded.
+    const pinged = sink.pings;
+    await until(() => sink.pings >= pinged + 3);
     expect(trail.healthy()).toBe(false);
     sink.up = true;
     await until(() => trail.healthy());

@@ -26,13 +26,17 @@ function delivery(id: string): Delivery {
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Fake timers (Date.now too): the checks every 10 ms and the retry interval run on jest's clock,
+// so a test waits for a condition or an interval without sleeping in real time. setImmediate stays
+// real: the fake durable delivery takes one turn of the event loop to start, so events can arrive
+// while it starts and close() can wait for it without a test moving the clock.
+const elapse = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
+/** Moves the fake clock a millisecond at a time until cond holds, up to ms. */
 async function until(cond: () => boolean, ms = 2000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await sleep(2);
+  for (let waited = 0; !cond(); waited++) {
+    if (waited > ms) throw new Error('condition not met');
+    await elapse(1);
   }
 }
 
@@ -44,7 +48,7 @@ function setup(opts: { inUse?: () => Promise<boolean>; start?: () => Promise<Eve
   let source: (() => Promise<WebhookQueueStats>) | undefined;
   const metrics: WebhookMetrics = { webhookAttempt() {}, webhookDelivery() {}, trackWebhookQueue(s) { source = s; } };
   const d = new OnDemandDelivery({
-    start: opts.start ?? (async () => { starts++; await sleep(5); return real; }),
+    start: opts.start ?? (async () => { starts++; await new Promise((r) => setImmediate(r)); return real; }),
     queueInUse: async () => { checks++; return opts.inUse ? opts.inUse() : used; },
     checkEveryMs: 10,
     metrics,
@@ -59,6 +63,9 @@ function setup(opts: { inUse?: () => Promise<boolean>; start?: () => Promise<Eve
 }
 
 describe('webhook delivery started on demand', () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
+  afterEach(() => jest.useRealTimers());
+
   test('with the queue unused and nothing to send, the durable delivery is never started; the gauges read 0', async () => {
     const t = setup();
     await until(() => t.checks() >= 3);
@@ -86,7 +93,7 @@ describe('webhook delivery started on demand', () => {
     await until(() => t.d.isStarted);
     expect(t.starts()).toBe(1);
     const checks = t.checks();
-    await sleep(40);
+    await elapse(40);
     expect(t.checks()).toBe(checks); // started: no more checks
     await t.d.close();
     expect(t.real.closed).toBe(true);
@@ -115,7 +122,7 @@ describe('webhook delivery started on demand', () => {
     // Within checkEveryMs of the failure: refused at once, no new start.
     await expect(t.d.enqueue([delivery('e2')])).rejects.toBeInstanceOf(UpstreamUnavailableError);
     expect(n).toBe(1);
-    await sleep(15);
+    await elapse(15);
     await t.d.enqueue([delivery('e3')]);
     expect(real.enqueued.map((b) => b[0].event.id)).toEqual(['e3']);
     await t.d.close();
@@ -130,12 +137,12 @@ describe('webhook delivery started on demand', () => {
     });
     await expect(t.d.enqueue([delivery('e1')])).rejects.toBeInstanceOf(UpstreamUnavailableError);
     release(false);
-    await sleep(55);
+    await elapse(55);
     // One loop: about one check per 10 ms, not two.
     expect(asked).toBeLessThanOrEqual(8);
     await t.d.close();
     const after = asked;
-    await sleep(40);
+    await elapse(40);
     expect(asked).toBe(after);
   });
 
@@ -144,7 +151,7 @@ describe('webhook delivery started on demand', () => {
     await t.d.close();
     t.useQueue();
     await expect(t.d.enqueue([delivery('e1')])).rejects.toBeInstanceOf(UpstreamUnavailableError);
-    await sleep(40);
+    await elapse(40);
     expect(t.starts()).toBe(0);
   });
 

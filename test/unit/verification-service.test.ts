@@ -87,7 +87,10 @@ describe('VerificationService caching (CONTRACT §5)', () => {
   it('shares one upstream call among concurrent lookups of one number', async () => {
     const { hlr, service } = setup();
     hlr.delayMs = 20;
-    await Promise.all(Array.from({ length: 20 }, () => service.kyc('x', '255712000001')));
+    jest.useFakeTimers();
+    const all = Promise.all(Array.from({ length: 20 }, () => service.kyc('x', '255712000001')));
+    await jest.advanceTimersByTimeAsync(20).finally(() => jest.useRealTimers());
+    await all;
     expect(hlr.calls).toBe(1);
   });
 
