@@ -5,7 +5,7 @@ import { assertCamaraResponse } from '../support/camara-spec';
 import { RawReply, buildRequest, headerSource, rawRequest } from '../support/raw-http';
 
 /*
- * Hostile input on the CAMARA routes (issue 12, "Bad input and faults"), in the style of
+ * Hostile input on the CAMARA routes (bad input gets a CAMARA ErrorInfo, never a 500), in the style of
  * hostile-input.test.ts: whatever the body, tokens or headers, the answer is an ErrorInfo
  * (or the success body) valid against the official documents, with the status and code the
  * specs give that input, and never a 5xx. FC_SEED / FC_RUNS reproduce or widen a run.

@@ -8,7 +8,7 @@ import { generateSigningJwk } from '../support/oauth';
 import { DEMO, signedQuery, txnId } from '../support/signing';
 
 /*
- * The CAMARA routes beyond the official scenarios (issue 12, "Bad input and faults"): body
+ * The CAMARA routes beyond the official scenarios (bad input and upstream faults): body
  * and transport errors, tokens and scopes, rate limits, upstream faults, the shared cache
  * and the metrics' interface label. Every reply is validated against the official documents.
  */

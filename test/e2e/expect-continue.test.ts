@@ -3,7 +3,7 @@ import { buildRequest, expectContinue } from '../support/raw-http';
 import { DEMO, md5Sig, signedQuery } from '../support/signing';
 
 /*
- * Issue 16, item 7: `Expect: 100-continue` invites the body only once the request has been
+ * `Expect: 100-continue` invites the body only once the request has been
  * authenticated and its declared size accepted; a refused request gets its final answer
  * (401, 413) without a 100, and the connection is closed behind it.
  */
@@ -23,7 +23,7 @@ function gqlHeaders(): [string, string][] {
   return [['x-api-key', DEMO.apiKey], ['x-timestamp', ts], ['x-signature', md5Sig(DEMO.apiKey, DEMO.secret, ts)]];
 }
 
-describe('Expect: 100-continue (issue 16.7)', () => {
+describe('Expect: 100-continue (the body is invited only once the request is accepted)', () => {
   let h: Harness;
   const EVENTS_TOKEN = 'events-token-for-expect-continue';
   beforeAll(async () => { h = await startHarness({ env: { BODY_LIMIT_BYTES: String(LIMIT), EVENTS_TOKEN } }); });

@@ -15,7 +15,7 @@ import { DEMO, signedQuery } from '../support/signing';
 import { LoadRequest, Sample, SteadyLoad, startSteadyLoad } from '../support/steady-load';
 
 /*
- * Issue #7, item 2: steady open-loop load on loopback while one thing goes wrong at a time.
+ * Faults under load: steady open-loop load on loopback while one thing goes wrong at a time.
  * Every reply is checked (status allowed for the condition, body in the operation's shape,
  * docs/openapi.yaml); a reply that fails a check is malformed, a request without a reply is
  * missing, and both must be 0 in every scenario. Each scenario then checks what the contract

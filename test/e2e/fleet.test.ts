@@ -8,7 +8,7 @@ import { DEMO, signedQuery } from '../support/signing';
 import { Sample, SteadyLoad, startSteadyLoad } from '../support/steady-load';
 
 /*
- * Issue 15: the fleet of CONTRACT §10 (HAProxy, three instances, a Redis Cluster of three
+ * The fleet of CONTRACT §10 (HAProxy, three instances, a Redis Cluster of three
  * masters with a replica each, the simulator) under steady load through the balancer, one
  * fleet event at a time. Figures: docs/fleet.md, "Fleet faults under load".
  */

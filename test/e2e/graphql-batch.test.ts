@@ -149,7 +149,7 @@ describe('verifyCustomers under a partner rate limit', () => {
   });
 
   it('refuses a batch that costs more than the burst, naming the burst, even with a full bucket', async () => {
-    // Issue 11 item 2: the cost was capped at the burst, so 10 numbers went through for 5 tokens.
+    // A cost capped at the burst would let 10 numbers through for 5 tokens: the whole cost is charged.
     const r = batchReply(await gql(h, KYC_BATCH, { m: numbers(10) }, signedQuery(SMALL)));
     expect(r.items).toBeUndefined();
     expect(r.errors?.[0]?.extensions.code).toBe('11111');

@@ -3,7 +3,7 @@ import { Harness, startHarness } from '../support/harness';
 import { DEMO, signedQuery } from '../support/signing';
 
 /*
- * Issue 16, item 4: the schema has only Query. A mutation or subscription is the caller's
+ * The schema has only Query. A mutation or subscription is the caller's
  * mistake: 11111 with HTTP 400, logged as a client error, counted as a 11111, never as a 9999
  * (which would feed the error-budget burn alert).
  */
@@ -29,7 +29,7 @@ async function requestCounts(h: Harness): Promise<Map<string, number>> {
   return out;
 }
 
-describe('GraphQL operation types other than query (issue 16.4)', () => {
+describe('GraphQL operation types other than query (the schema has only queries)', () => {
   let h: Harness;
   let logs: CapturedLogs;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { dataOf, gql } from '../support/graphql-client';
 import { Harness, startHarness } from '../support/harness';
 
 /*
- * Issue 12 item 5: internal apps see over GraphQL what CAMARA now tells partners — the line's
+ * Internal apps see over GraphQL what CAMARA now tells partners — the line's
  * tenure and contract type on Kyc, the latest SIM change on SimSwap — from the same cached facts.
  * Demo fixture (fixtures/demo-subscribers.json), times relative to the simulator's start.
  */

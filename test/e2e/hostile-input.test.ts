@@ -10,7 +10,7 @@ import { RawReply, buildRequest, headerSource, rawRequest, trickle } from '../su
 import { DEMO, signedQuery } from '../support/signing';
 
 /*
- * Hostile input (issue #7, item 3). Whatever a caller sends, it gets a well-formed answer in
+ * Hostile input. Whatever a caller sends, it gets a well-formed answer in
  * the operation's shape (validated against docs/openapi.yaml), with the status the contract
  * gives that input, and never 500/9999; transport abuse (slow or oversized requests, header
  * floods) gets a bare 4xx and a closed connection at worst. Properties run with a fixed seed:

@@ -17,7 +17,7 @@ async function scrape(h: Harness): Promise<{ text: string; get(series: string): 
 
 const req = (op: string, code: string, status: number) => `verify_requests_total{operation="${op}",interface="rest",code="${code}",status="${status}"}`;
 
-describe('/metrics under real traffic (issue #5)', () => {
+describe('/metrics under real traffic', () => {
   let h: Harness;
 
   beforeEach(async () => {

@@ -10,7 +10,7 @@ import { HeaderSource, OPENAPI_FILE, OpenApiSpec, partnerApiSpec } from '../supp
 import { signedQuery } from '../support/signing';
 
 /*
- * docs/openapi.yaml (issue #7, item 1): served as written, true to CONTRACT §1, and strict
+ * docs/openapi.yaml, the partners' reference for the legacy routes: served as written, true to CONTRACT §1, and strict
  * enough that a wrong body fails. Every REST reply in the e2e suites is validated against it
  * by the harness (test/support/harness.ts); this suite checks the document and the checker.
  */

@@ -15,7 +15,7 @@ import { startLaggingProxy } from '../support/lagging-proxy';
 jest.setTimeout(30_000);
 
 /*
- * Issue 15: with REDIS_WAIT_REPLICAS, a txn_id's claim and its answer's record are on a replica
+ * With REDIS_WAIT_REPLICAS, a txn_id's claim and its answer's record are on a replica
  * before the answer goes out, so a failover (the replica promoted) cannot lose them. A real
  * master and replica; the replica is held still with DEBUG SLEEP, so "waited for it" shows as
  * time, and its copy of the record is read the moment the answer arrives.

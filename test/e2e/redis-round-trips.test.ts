@@ -15,7 +15,7 @@ import { startRedis } from '../../tools/process-kit/redis-server';
 jest.setTimeout(30_000);
 
 /*
- * Issue 10 item 2: a cache hit with a txn_id (and a rate limit) waits for ONE Redis round trip.
+ * A cache hit with a txn_id (and a rate limit) waits for ONE Redis round trip (each costs latency).
  * Every write to a Redis socket of this process is held back DELAY_MS, so each round trip
  * costs at least DELAY_MS and commands sent together overlap; a request that waits on two
  * round trips one after the other cannot answer in under 2 x DELAY_MS.

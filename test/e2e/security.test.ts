@@ -10,7 +10,7 @@ import { OutcomeTally } from '../support/outcome-tally';
 import { DEMO, DEMO_DISABLED, DEMO_HMAC, DEMO_KYC_ONLY, md5Sig, signedQuery } from '../support/signing';
 
 /*
- * Security (issue #7, item 4): security headers and no x-powered-by on every kind of answer,
+ * Security: security headers and no x-powered-by on every kind of answer,
  * failed signatures throttled per (api key, client address) and per client address, and no secret, signature
  * or full msisdn in any log line, whatever happens.
  */

@@ -6,7 +6,7 @@ import { ServiceProcess, startServiceProcess } from '../support/service-process'
 import { DEMO, signedQuery, txnId } from '../support/signing';
 
 /*
- * Issue 16, items 1 and 2, against the built service as a real process (node dist/src/main.js):
+ * Graceful shutdown, against the built service as a real process (node dist/src/main.js):
  * - after SIGTERM every response says `Connection: close`, and no request that reached the
  *   server goes unanswered, on keep-alive connections, pipelined ones and under load;
  * - /readyz answers 503 at once while the service keeps accepting and serving for
@@ -70,7 +70,7 @@ function rawConnection(port: number): { socket: Socket; closed: Promise<{ data: 
   return { socket, closed };
 }
 
-describe('SIGTERM keeps every request answered (issue 16.1)', () => {
+describe('SIGTERM keeps every request answered, keep-alive connections included', () => {
   let sim: Simulator;
   let simEnv: Record<string, string>;
   beforeAll(async () => ({ sim, env: simEnv } = await slowSimulator(1000)));
@@ -190,7 +190,7 @@ describe('SIGTERM keeps every request answered (issue 16.1)', () => {
   });
 });
 
-describe('SIGTERM: not ready first, then drain (issue 16.2)', () => {
+describe('SIGTERM: not ready first (so the balancer stops sending), then drain', () => {
   const readyz = async (url: string) => {
     const res = await fetch(`${url}/readyz`);
     return { status: res.status, body: (await res.json()) as { status: string } };

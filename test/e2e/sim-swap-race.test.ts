@@ -4,7 +4,7 @@ import { Harness, Reply, postJson, startHarness, txnId } from '../support/harnes
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 
 /*
- * Issue 11.1: a SIM swap event while a lookup of the number is in flight. SIM management is made
+ * A SIM swap event while a lookup of the number is in flight. SIM management is made
  * slow (admin fault latency), the swap is recorded there (admin upsert) and reported (the event
  * route), all over real HTTP. No request after the event may get, or leave in the cache, the
  * answer of the lookup that started before it.

@@ -9,7 +9,7 @@ import { SinkServer, startSink } from '../support/sink-server';
 import { ENDED, SUBS, SWAPPED, SubReply, SubsHarness, startSubsHarness, subscriptionBody } from '../support/subscriptions-harness';
 
 /*
- * Conformance (issue 13): every scenario of the official sim-swap-subscriptions.feature (read
+ * Conformance: every scenario of the official sim-swap-subscriptions.feature (read
  * from ../shared/camara at run time) is one test named after its tag, against the real server
  * with real tokens and a real sink; every reply is validated against the official
  * sim-swap-subscriptions.yaml by the harness, every event against its CloudEvent schema.

@@ -41,7 +41,7 @@ function instance(store: StateStore, sim = heldUpstream<SimRecord>({ lastSimSwap
 
 const memoryStore = () => new MemoryStateStore({ clock: { nowMs: () => NOW }, maxCacheEntries: 1000, maxTxnEntries: 1000 });
 
-describe('a SIM swap event while a lookup of the number is in flight (issue 11.1)', () => {
+describe('a SIM swap event while a lookup of the number is in flight (the lookup must not re-cache pre-swap facts)', () => {
   it('a SIM swap query after the event does not join the earlier lookup: it asks SIM management again and sees the swap', async () => {
     const { service, sim } = instance(memoryStore());
     const before = service.simSwap(MSISDN, MSISDN);
