@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../../src/cli/atomic-file';
 const freshDir = () => mkdtempSync(join(tmpdir(), 'vc-atomic-'));
 
 describe('writing a secrets file atomically', () => {
-  it('replaces the file whole and leaves it 0600, whatever it was', () => {
+  it('when a file is replaced, then it is replaced whole and left 0600, whatever it was', () => {
     const dir = freshDir();
     const file = join(dir, 'partners.json');
     writeFileSync(file, 'old', { mode: 0o644 });
@@ -16,7 +16,7 @@ describe('writing a secrets file atomically', () => {
     expect(readdirSync(dir)).toEqual(['partners.json']);
   });
 
-  it('creates a missing file 0600 even under a permissive umask', () => {
+  it('when the file is missing, then it is created 0600 even under a permissive umask', () => {
     const dir = freshDir();
     const file = join(dir, 'partners.json');
     const umask = process.umask(0);

@@ -66,7 +66,7 @@ describe('webhook delivery started on demand', () => {
   beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
   afterEach(() => jest.useRealTimers());
 
-  test('with the queue unused and nothing to send, the durable delivery is never started; the gauges read 0', async () => {
+  test('when the queue is unused and nothing is sent, then the durable delivery is never started and the gauges read 0', async () => {
     const t = setup();
     await until(() => t.checks() >= 3);
     expect(t.starts()).toBe(0);
@@ -76,7 +76,7 @@ describe('webhook delivery started on demand', () => {
     expect(t.starts()).toBe(0);
   });
 
-  test('the first event starts it once, however many arrive while it starts, and each reaches it in order', async () => {
+  test('when the first events arrive, then delivery starts once, however many arrive while it starts, and each reaches it in order', async () => {
     const t = setup();
     await Promise.all([t.d.enqueue([delivery('e1')]), t.d.enqueue([delivery('e2')]), t.d.enqueue([delivery('e3')])]);
     expect(t.starts()).toBe(1);
@@ -85,7 +85,7 @@ describe('webhook delivery started on demand', () => {
     expect(t.real.closed).toBe(true);
   });
 
-  test('a queue another instance has used is joined at the next check, with no event of its own', async () => {
+  test('when another instance has used the queue, then it is joined at the next check, with no event of its own', async () => {
     const t = setup();
     await until(() => t.checks() >= 2);
     expect(t.d.isStarted).toBe(false);
@@ -99,14 +99,14 @@ describe('webhook delivery started on demand', () => {
     expect(t.real.closed).toBe(true);
   });
 
-  test('a queue already in use when the instance starts is joined at once', async () => {
+  test('when the queue is already in use at start, then it is joined at once', async () => {
     const t = setup({ inUse: () => Promise.resolve(true) });
     await until(() => t.d.isStarted);
     expect(t.checks()).toBe(1);
     await t.d.close();
   });
 
-  test('a check that fails (Redis away) is asked again; the queue in use is then joined', async () => {
+  test('when a check fails (Redis away), then it is asked again and the queue in use is then joined', async () => {
     let n = 0;
     const t = setup({ inUse: () => (++n < 3 ? Promise.reject(new Error('ECONNREFUSED')) : Promise.resolve(true)) });
     await until(() => t.d.isStarted);
@@ -114,7 +114,7 @@ describe('webhook delivery started on demand', () => {
     await t.d.close();
   });
 
-  test('a start that fails is not kept: the event is refused as unavailable (503, not a 500), events within the retry interval too, and a later one starts it', async () => {
+  test('when a start fails, then it is not kept: the event and those within the retry interval are refused as unavailable (503, not a 500), and a later one starts it', async () => {
     const real = new FakeDelivery();
     let n = 0;
     const t = setup({ start: () => (++n === 1 ? Promise.reject(new Error('boom')) : Promise.resolve(real)) });
@@ -128,7 +128,7 @@ describe('webhook delivery started on demand', () => {
     await t.d.close();
   });
 
-  test('a failed start while a check is waiting on Redis leaves one polling loop, and none after close', async () => {
+  test('when a start fails while a check is waiting on Redis, then one polling loop is left, and none after close', async () => {
     let release: (v: boolean) => void = () => {};
     let asked = 0;
     const t = setup({
@@ -146,7 +146,7 @@ describe('webhook delivery started on demand', () => {
     expect(asked).toBe(after);
   });
 
-  test('after close nothing starts: an event is refused as unavailable (503), a queue in use is not joined', async () => {
+  test('when it is closed, then nothing starts: an event is refused as unavailable (503) and a queue in use is not joined', async () => {
     const t = setup();
     await t.d.close();
     t.useQueue();
@@ -155,7 +155,7 @@ describe('webhook delivery started on demand', () => {
     expect(t.starts()).toBe(0);
   });
 
-  test('close while it starts waits for the start and closes what was started', async () => {
+  test('when close is called while it starts, then it waits for the start and closes what was started', async () => {
     const t = setup();
     const pending = t.d.enqueue([delivery('e1')]);
     await t.d.close();
