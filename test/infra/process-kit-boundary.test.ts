@@ -12,7 +12,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('the process kit', () => {
-  it('is the one place where the bench, the soak and the test support start processes or read /proc', () => {
+  it('when the bench, the soak and the test support are read, then only the process kit starts processes or reads /proc', () => {
     const offenders: string[] = [];
     for (const dir of ['bench', 'scripts', 'test/support']) {
       for (const file of sourceFiles(join(ROOT, dir))) {

@@ -28,7 +28,7 @@ describe('writing a secrets file atomically', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it('when the rename fails (the target is a directory) it throws and leaves no temp file', () => {
+  it('when the rename fails (the target is a directory), then it throws and leaves no temp file', () => {
     const dir = freshDir();
     const target = join(dir, 'partners.json');
     mkdirSync(target);
@@ -37,7 +37,7 @@ describe('writing a secrets file atomically', () => {
     expect(statSync(target).isDirectory()).toBe(true);
   });
 
-  it('when the directory is missing it throws and creates nothing', () => {
+  it('when the directory is missing, then it throws and creates nothing', () => {
     const dir = freshDir();
     expect(() => writeFileAtomic(join(dir, 'nope', 'partners.json'), 'x')).toThrow(/ENOENT/);
     expect(readdirSync(dir)).toEqual([]);

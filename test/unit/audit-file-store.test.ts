@@ -166,7 +166,7 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     await trail.close();
   });
 
-  it('when even the spool fails, records are counted as dropped', async () => {
+  it('when even the spool fails, then records are counted as dropped', async () => {
     const sink = new SwitchableSink();
     const d = dir();
     const { trail, counts } = writer(sink, join(d, 'spool-dir', 'spool.jsonl'));

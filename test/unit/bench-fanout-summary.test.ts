@@ -25,7 +25,7 @@ describe('F1 percentiles', () => {
 describe('F1 summary of a burst', () => {
   const sentAtMs = new Map([['s1', 1000], ['s2', 1000], ['s3', 1100], ['s4', 1100]]);
 
-  it('when every subscription gets its one event: rate over first send to last arrival, latency from its number\'s send', () => {
+  it("when every subscription gets its one event, then the rate runs from first send to last arrival and latency from its number's send", () => {
     const arrivals = [
       arrival('s1', 'e1', 1010, { sink: 0 }), arrival('s2', 'e2', 1020, { sink: 1 }),
       arrival('s3', 'e3', 1130, { sink: 0 }), arrival('s4', 'e4', 3000, { sink: 1 }),
