@@ -1,7 +1,7 @@
 import { RedisClusterProcess, startRedisCluster } from '../support/redis-cluster';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { SinkServer, startSink } from '../support/sink-server';
-import { ENDED, SUBS, SWAPPED, SubsHarness, startSubsHarness, subscriptionBody } from '../support/subscriptions-harness';
+import { ENDED, SUBS, SWAPPED, SubsHarness, metric, startSubsHarness, subscriptionBody, until } from '../support/subscriptions-harness';
 import { cloudEventErrors } from '../support/camara-spec';
 
 const PHONE = '+255712000001';
@@ -17,6 +17,8 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
   let h: SubsHarness;
   let sinkA: SinkServer;
   let sinkB: SinkServer;
+  /** Nothing waiting, delayed or in flight: every event queued so far has reached its sink (or given up). */
+  const drained = async () => await metric(h.url, 'verify_webhook_queue_pending') === 0;
 
   beforeAll(async () => {
     if (state === 'redis') {
@@ -40,11 +42,15 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
     sinkB = await startSink();
   });
   afterEach(async () => {
-    await sinkA.close();
-    await sinkB.close();
-    // Leave no subscription behind for the next test.
+    // Leave no subscription behind for the next test, and no event either: the sinks take the
+    // subscription-ended events of the deletions, so the next test starts on a drained queue.
+    sinkA.reply = () => 204;
+    sinkB.reply = () => 204;
     const list = await h.call(SUBS, undefined, { method: 'GET', token: h.subsToken });
     for (const s of list.body as { id: string }[]) await h.call(`${SUBS}/${s.id}`, undefined, { method: 'DELETE', token: h.subsToken });
+    await until(drained, 'webhook queue drained after the deletions');
+    await sinkA.close();
+    await sinkB.close();
   });
 
   test('a swap reaches every matching subscription once, with its credential, and no other', async () => {
@@ -64,7 +70,7 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
     expect(await h.swap(MSISDN)).toBe(200);
     const [gotA] = await sinkA.waitFor((d) => d.length >= 1);
     const [gotB] = await sinkB.waitFor((d) => d.length >= 1);
-    await new Promise((r) => setTimeout(r, 500));
+    await until(drained, 'webhook queue drained');
     expect(sinkA.received).toHaveLength(1);
     expect(sinkB.received).toHaveLength(1);
     for (const [got, sub] of [[gotA, a], [gotB, b]] as const) {
@@ -90,7 +96,7 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
     expect(ended.body.data).toMatchObject({ terminationReason: 'MAX_EVENTS_REACHED', subscriptionId: s.body.id, phoneNumber: PHONE });
     expect((await h.call(`${SUBS}/${s.body.id}`, undefined, { method: 'GET', token: h.subsToken })).status).toBe(404);
     expect(await h.swap(MSISDN)).toBe(200);
-    await new Promise((r) => setTimeout(r, 500));
+    await until(drained, 'webhook queue drained');
     expect(sinkA.received).toHaveLength(2);
   });
 
@@ -114,7 +120,7 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
     expect(got.body).toMatchObject({ type: ENDED, data: { terminationReason: 'SUBSCRIPTION_EXPIRED', subscriptionId: s.body.id } });
     expect(got.atMs).toBeGreaterThanOrEqual(Date.parse(expire));
     expect(await h.swap(MSISDN)).toBe(200);
-    await new Promise((r) => setTimeout(r, 400));
+    await until(drained, 'webhook queue drained');
     expect(sinkA.received).toHaveLength(1);
   });
 

@@ -2,7 +2,7 @@ import { fetchToken } from '../support/oauth';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { SinkServer, startSink } from '../support/sink-server';
-import { FAST_WEBHOOKS, SUBS, SWAPPED, SubsHarness, startSubsHarness, subscriptionBody, swapAt } from '../support/subscriptions-harness';
+import { FAST_WEBHOOKS, SUBS, SWAPPED, SubsHarness, metric, startSubsHarness, subscriptionBody, swapAt, until } from '../support/subscriptions-harness';
 
 /*
  * At least once, nothing lost (CONTRACT §8): a crashed instance's events are delivered by
@@ -185,7 +185,8 @@ describe('two instances on one Redis', () => {
     expect(((await b.call(SUBS, undefined, { method: 'GET', token: b.subsToken })).body as unknown[]).length).toBe(3);
     for (let i = 0; i < 10; i++) expect(await (i % 2 === 0 ? a : b).swap(MSISDN)).toBe(200);
     await sink.waitFor((d) => d.length >= 30);
-    await new Promise((r) => setTimeout(r, 700));
+    // The queue is shared: once nothing waits or is in flight on it, a second copy would have arrived.
+    await until(async () => await metric(a.url, 'verify_webhook_queue_pending') === 0, 'webhook queue drained');
     expect(sink.received).toHaveLength(30);
     for (let i = 0; i < 3; i++) {
       const got = swappedIds(sink, `/p${i}`);
