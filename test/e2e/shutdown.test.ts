@@ -4,6 +4,7 @@ import { defaultFixturesPath, loadFixtures } from '../../src/simulator/fixtures'
 import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { DEMO, signedQuery, txnId } from '../support/signing';
+import { until } from '../support/until';
 
 /*
  * Graceful shutdown, against the built service as a real process (node dist/src/main.js):
@@ -146,7 +147,8 @@ describe('SIGTERM keeps every request answered, keep-alive connections included'
       }
     });
     try {
-      await sleep(1000);
+      // Load first: every pooled connection has carried requests (keep-alive) before the signal.
+      await until(() => outcomes.length >= 48, 'three requests per connection answered before the signal');
       const termAt = Date.now();
       svc.proc.kill('SIGTERM');
       const exitCode = await svc.exited;
@@ -241,7 +243,7 @@ describe('SIGTERM: not ready first (so the balancer stops sending), then drain',
     const svc = await startServiceProcess({ SHUTDOWN_READINESS_DELAY_MS: '30000', LOG_LEVEL: 'info' });
     try {
       svc.proc.kill('SIGTERM');
-      await sleep(200);
+      await until(async () => (await readyz(svc.url)).status === 503, 'not ready after the first signal', 5000);
       expect((await readyz(svc.url)).status).toBe(503);
       const secondAt = Date.now();
       svc.proc.kill('SIGINT');
