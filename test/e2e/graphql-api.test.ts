@@ -2,6 +2,7 @@ import { IntrospectionQuery, getIntrospectionQuery } from 'graphql';
 import { dataOf, firstError, gql } from '../support/graphql-client';
 import { Harness, startHarness, txnId } from '../support/harness';
 import { DEMO, DEMO_DISABLED, DEMO_KYC_ONLY, md5Sig, signedQuery } from '../support/signing';
+import { until } from '../support/until';
 
 const ISO_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 
@@ -222,8 +223,9 @@ describe('GraphQL during shutdown', () => {
 
   it('lets an in-flight query finish while the server drains, then accepts no more connections', async () => {
     h.sim.setFault('hlr', { latencyMs: 300 });
+    const hlrCalls = h.sim.calls().hlr;
     const inFlight = gql(h, '{ kyc(msisdn: "255712000001") { isValid } }');
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => h.sim.calls().hlr > hlrCalls, 'the query\'s lookup at the HLR');
     const closed = h.server.close();
     const r = await inFlight;
     expect(r.status).toBe(200);

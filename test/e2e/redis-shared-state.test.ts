@@ -9,6 +9,7 @@ import { stringMatching } from '../support/matchers';
 import { RedisClusterProcess, startRedisCluster } from '../support/redis-cluster';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { signedQuery } from '../support/signing';
+import { until } from '../support/until';
 
 jest.setTimeout(20_000);
 
@@ -78,8 +79,10 @@ describe.each([
   it('refuses on B with 409 a txn_id still in flight on A', async () => {
     sim.setFault('sim', { latencyMs: 300 });
     const id = txnId();
+    const simCalls = sim.calls().sim;
     const first = a.post('sim_swap', { txn_id: id, msisdn: '255712000007' });
-    await new Promise((r) => setTimeout(r, 100));
+    // In flight on A: its lookup has reached the slow SIM management (the txn_id is claimed before).
+    await until(() => sim.calls().sim > simCalls, 'the first lookup at SIM management');
     const second = await b.post('sim_swap', { txn_id: id, msisdn: '255712000007' });
     expect(second.status).toBe(409);
     expect(second.body.response?.desc).toMatch(/in flight/);

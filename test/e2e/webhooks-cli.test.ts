@@ -2,7 +2,7 @@ import { runCli } from '../../src/cli/main';
 import { CliIo } from '../../src/cli/io';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { SinkServer, startSink } from '../support/sink-server';
-import { SubsHarness, startSubsHarness, subscriptionBody } from '../support/subscriptions-harness';
+import { SubsHarness, metric, startSubsHarness, subscriptionBody, until } from '../support/subscriptions-harness';
 
 function cliIo(env: Record<string, string>): CliIo & { outLines: string[]; errLines: string[] } {
   const outLines: string[] = [];
@@ -45,7 +45,8 @@ describe('webhooks dead letters: listed and replayed from the CLI', () => {
     expect(letters[0]).toMatchObject({ subscriptionId: s.body.id, sinkOrigin: sink.url });
     expect(letters[0].attempts).toBeGreaterThan(1);
     const attempts = sink.received.length;
-    await new Promise((r) => setTimeout(r, 600));
+    // A dead letter is not pending: once nothing is, no attempt can still come.
+    await until(async () => await metric(h.url, 'verify_webhook_queue_pending') === 0, 'webhook queue drained');
     expect(sink.received.length).toBe(attempts); // dead: no more attempts
     const eventId = sink.received[0].body.id;
     expect(letters[0].eventId).toBe(eventId);
