@@ -1,5 +1,6 @@
 import { Harness, startHarness, txnId } from '../support/harness';
 import { stringMatching } from '../support/matchers';
+import { until } from '../support/until';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -49,7 +50,8 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     expect(h.sim.calls().hlr).toBe(callsWhenOpened);
 
     h.sim.resetFaults();
-    await sleep(450);
+    // BREAKER_RESET_TIMEOUT_MS after opening, the breaker lets one trial call through.
+    await until(async () => ((await (await fetch(`${h.url}/readyz`)).json()) as { upstreams: Record<string, string> }).upstreams.hlr === 'half_open', 'hlr breaker half open', 5000);
     const recovered = await h.post('kyc', { txn_id: txnId(), msisdn: '255712000002' });
     expect(recovered.status).toBe(200);
     expect(h.sim.calls().hlr).toBe(callsWhenOpened + 1);
