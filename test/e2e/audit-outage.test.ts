@@ -56,7 +56,7 @@ describe('audit trail while PostgreSQL is down (CONTRACT §9: nothing silently l
   beforeAll(async () => { pg = await startPostgres(); });
   afterAll(async () => { await pg?.destroy(); });
 
-  it('PostgreSQL stopped under steady load, then started: the service keeps answering, every record arrives once', async () => {
+  it('when PostgreSQL stops under steady load and starts again, then the service keeps answering and every record arrives once', async () => {
     const h = await startHarness({ env: { AUDIT_DATABASE_URL: pg.url, ...FAST } });
     const load = steadyTraffic(h, 40);
     try {
@@ -88,7 +88,7 @@ describe('audit trail while PostgreSQL is down (CONTRACT §9: nothing silently l
     }
   }, 60_000);
 
-  it('with AUDIT_FAIL_CLOSED=true, answers 503 (9999 in the operation\'s shape) while it cannot record, and serves again once it can', async () => {
+  it("when AUDIT_FAIL_CLOSED=true and records cannot be written, then requests get 503 (9999 in the operation's shape), and are served again once they can", async () => {
     await pg.query('DROP TABLE IF EXISTS audit_records; DROP TABLE IF EXISTS audit_migrations');
     const h = await startHarness({ env: { AUDIT_DATABASE_URL: pg.url, AUDIT_FAIL_CLOSED: 'true', ...FAST } });
     let load: ReturnType<typeof steadyTraffic> | undefined;
@@ -133,7 +133,7 @@ describe('audit trail while PostgreSQL is down (CONTRACT §9: nothing silently l
     }
   }, 60_000);
 
-  it('PostgreSQL down when the service starts: it starts and answers, spools, then creates the schema and replays when PostgreSQL comes', async () => {
+  it('when PostgreSQL is down as the service starts, then it starts, answers and spools, and creates the schema and replays once PostgreSQL comes', async () => {
     await pg.query('DROP TABLE IF EXISTS audit_records; DROP TABLE IF EXISTS audit_migrations');
     await pg.stop();
     const h = await startHarness({ env: { AUDIT_DATABASE_URL: pg.url, ...FAST } });

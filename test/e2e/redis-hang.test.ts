@@ -32,7 +32,7 @@ describe('Redis hangs without closing its connections', () => {
     await redis?.stop();
   });
 
-  it('waits no longer than the command timeout, and a swap event queued meanwhile still reaches Redis', async () => {
+  it('when Redis hangs, then a request waits no longer than the command timeout, and a swap event queued meanwhile still reaches Redis', async () => {
     const msisdn = '255712000001';
     expect(swapped(await h.post('sim_swap', { txn_id: txnId(), msisdn }))).toBe('false');
     expect(await raw.exists(`${prefix}c:sim:${msisdn}`)).toBe(1);

@@ -68,7 +68,7 @@ describe('Redis goes away mid-traffic and comes back', () => {
     await redis?.stop();
   });
 
-  it('answers every request, degrades at once, keeps txn_ids on the instance, and returns to Redis by itself', async () => {
+  it('when Redis goes away mid-traffic, then every request is answered, it degrades at once, keeps txn_ids on the instance, and returns to Redis by itself', async () => {
     const samples: Sample[] = [];
     let running = true;
     const worker = async (h: Harness, w: number) => {
@@ -154,7 +154,7 @@ describe('a Redis Cluster master goes away mid-traffic and comes back', () => {
     await cluster?.stop();
   });
 
-  it('answers every request while a third of the slots are unreachable, then returns to the cluster', async () => {
+  it('when a third of the slots are unreachable, then every request is answered, and it returns to the cluster', async () => {
     const samples: Sample[] = [];
     let running = true;
     const worker = async (w: number) => {
@@ -195,7 +195,7 @@ describe('a Redis Cluster master goes away mid-traffic and comes back', () => {
 });
 
 describe('a service started while Redis is down', () => {
-  it('serves from memory at once and moves state to Redis when Redis appears', async () => {
+  it('when Redis is down at start, then it serves from memory at once and moves state to Redis when Redis appears', async () => {
     const redis = await startRedis();
     await redis.stop();
     // A long command timeout: a call that waited on the absent Redis would take seconds.

@@ -84,7 +84,7 @@ function holdReplica(ms: number): Promise<unknown> {
 }
 
 describe('REDIS_WAIT_REPLICAS: txn_id records are on a replica before the answer', () => {
-  it('an answer waits until the replica holds its record, and the replica has it the moment it arrives', async () => {
+  it('when an answer is recorded, then it waits until the replica holds the record, and the replica has it the moment the answer arrives', async () => {
     const { metrics, waits } = countingMetrics();
     const { store, service } = await serviceOn({ REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '2000', REDIS_COMMAND_TIMEOUT_MS: '5000' }, metrics);
     try {
@@ -107,7 +107,7 @@ describe('REDIS_WAIT_REPLICAS: txn_id records are on a replica before the answer
     }
   });
 
-  it('a replica too slow for REDIS_WAIT_TIMEOUT_MS: answered; that connection skips WAIT for a second, then waits again', async () => {
+  it('when the replica is too slow for REDIS_WAIT_TIMEOUT_MS, then the request is answered, and that connection skips WAIT for a second, then waits again', async () => {
     const { metrics, waits } = countingMetrics();
     const { store, service } = await serviceOn({ REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '100', REDIS_COMMAND_TIMEOUT_MS: '1000' }, metrics);
     try {
@@ -136,7 +136,7 @@ describe('REDIS_WAIT_REPLICAS: txn_id records are on a replica before the answer
     }
   });
 
-  it('many partners at once while the replica is away: one WAIT for the connection, the rest skip it; nothing times out, state stays on Redis', async () => {
+  it('when many partners ask at once while the replica is away, then one WAIT is sent per connection and the rest skip it; nothing times out and state stays on Redis', async () => {
     const { metrics, waits } = countingMetrics();
     // The defaults: 100 ms WAIT, 500 ms command timeout. One WAIT per partner, one after another
     // on the one connection, would outlast the command timeout and turn the store degraded.
@@ -159,7 +159,7 @@ describe('REDIS_WAIT_REPLICAS: txn_id records are on a replica before the answer
     }
   });
 
-  it('REDIS_WAIT_REPLICAS=0 (the default) sends no WAIT: the answer does not wait for the replica', async () => {
+  it('when REDIS_WAIT_REPLICAS=0 (the default), then no WAIT is sent and the answer does not wait for the replica', async () => {
     const { metrics, waits } = countingMetrics();
     const { store, service } = await serviceOn({}, metrics);
     try {

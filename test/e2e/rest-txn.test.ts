@@ -9,7 +9,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
   afterEach(() => h.sim.resetFaults());
   afterAll(() => h.close());
 
-  it('replays the stored answer for the same txn_id, operation and msisdn, without calling the upstream', async () => {
+  it('when the same txn_id, operation and msisdn come again, then the stored answer is replayed without calling the upstream', async () => {
     const id = txnId();
     const first = await h.post('sim_swap', { txn_id: id, msisdn: '255712000006' });
     expect(first.status).toBe(200);
@@ -22,7 +22,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 
-  it('replays even when the upstream has gone down since', async () => {
+  it('when the upstream has gone down since, then the answer is still replayed', async () => {
     const id = txnId();
     const first = await h.post('kyc', { txn_id: id, msisdn: '255712000002' });
     h.sim.setFault('hlr', { down: true });
@@ -31,7 +31,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect(again.text).toBe(first.text);
   });
 
-  it('refuses the same txn_id with another operation, another msisdn or another form of the msisdn with 409', async () => {
+  it('when the same txn_id comes with another operation, another msisdn or another form of the msisdn, then 409', async () => {
     const id = txnId();
     expect((await h.post('kyc', { txn_id: id, msisdn: '255712000001' })).status).toBe(200);
     const otherOp = await h.post('sim_swap', { txn_id: id, msisdn: '255712000001' });
@@ -41,7 +41,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect((await h.post('kyc', { txn_id: id, msisdn: '0712000001' })).status).toBe(409);
   });
 
-  it('keeps txn_ids per partner: another partner may use the same one', async () => {
+  it('when another partner uses the same txn_id, then it may: txn_ids are per partner', async () => {
     const { DEMO_HMAC, signedQuery } = await import('../support/signing');
     const id = txnId();
     expect((await h.post('kyc', { txn_id: id, msisdn: '255712000001' })).status).toBe(200);
@@ -49,7 +49,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect(other.status).toBe(200);
   });
 
-  it('refuses the same txn_id while the first request is still in flight with 409', async () => {
+  it('when the first request is still in flight, then the same txn_id is refused with 409', async () => {
     h.sim.setFault('sim', { latencyMs: 150 });
     const id = txnId();
     const first = h.post('sim_swap', { txn_id: id, msisdn: '255712000007' });
@@ -60,7 +60,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect((await first).status).toBe(200);
   });
 
-  it('releases the txn_id after a 9999 so the partner can retry with it', async () => {
+  it('when the answer was 9999, then the txn_id is released so the partner can retry with it', async () => {
     const id = txnId();
     h.sim.setFault('hlr', { down: true });
     const failed = await h.post('kyc', { txn_id: id, msisdn: '255712000005' });
@@ -72,7 +72,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
   });
 
-  it('replays a "not a subscriber" answer for the same SIM swap request', async () => {
+  it('when the same SIM swap request comes again, then its "not a subscriber" answer is replayed', async () => {
     const id = txnId();
     const first = await h.post('sim_swap', { txn_id: id, msisdn: '255799000001' });
     expect(first.status).toBe(404);
@@ -82,7 +82,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 
-  it('does not record a txn_id when authentication or validation fails', async () => {
+  it('when authentication or validation fails, then the txn_id is not recorded', async () => {
     const id = txnId();
     expect((await h.post('kyc', { txn_id: id, msisdn: 'bad' })).status).toBe(400);
     expect((await h.post('kyc', { txn_id: id, msisdn: '255712000001' }, { query: 'api_key=demo-key&sig=00' })).status).toBe(401);

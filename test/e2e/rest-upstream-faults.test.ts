@@ -59,7 +59,7 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     expect(readyClosed.upstreams.hlr).toBe('closed');
   });
 
-  it('does not count "not a subscriber" answers against the breaker', async () => {
+  it('when the answer is "not a subscriber", then it does not count against the breaker', async () => {
     for (let i = 0; i < 8; i++) {
       expect((await h.post('sim_swap', { txn_id: txnId(), msisdn: `25579900000${i}` })).status).toBe(404);
     }
@@ -76,7 +76,7 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     expect(stale.body.result).toEqual({ msisdn: '255712000003', is_prepaid: 'true', is_active: 'false', is_valid: 'true' });
   });
 
-  it('a SIM swap answer is served from cache while fresh, but never stale: 9999 once it expires', async () => {
+  it('when a SIM swap answer is fresh, then it is served from cache; when it expires, then 9999, never stale', async () => {
     const h2 = await startHarness({ env: { SIM_SWAP_CACHE_TTL_S: '1', SIM_TIMEOUT_MS: '200' } });
     try {
       expect((await h2.post('sim_swap', { txn_id: txnId(), msisdn: '255712000006' })).status).toBe(200);
@@ -91,7 +91,7 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     }
   });
 
-  it('KYC is unaffected when only SIM management is down', async () => {
+  it('when only SIM management is down, then KYC is unaffected', async () => {
     h.sim.setFault('sim', { down: true });
     expect((await h.post('kyc', { txn_id: txnId(), msisdn: '255712000001' })).status).toBe(200);
     expect((await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000001' })).status).toBe(503);

@@ -77,7 +77,7 @@ describe('SIGTERM keeps every request answered, keep-alive connections included'
   beforeAll(async () => ({ sim, env: simEnv } = await slowSimulator(1000)));
   afterAll(() => sim.close());
 
-  it('responses in flight at the signal say Connection: close; pipelined and newly connected requests are answered in full', async () => {
+  it('when the signal comes, then responses in flight say Connection: close, and pipelined and newly connected requests are answered in full', async () => {
     const svc = await startServiceProcess({ ...simEnv, SHUTDOWN_READINESS_DELAY_MS: '0' });
     try {
       const port = Number(new URL(svc.url).port);
@@ -114,7 +114,7 @@ describe('SIGTERM keeps every request answered, keep-alive connections included'
     }
   });
 
-  it('under load on keep-alive connections: every request sent is answered or refused at connect, never dropped', async () => {
+  it('when the signal comes under load on keep-alive connections, then every request sent is answered or refused at connect, never dropped', async () => {
     const delayMs = 1000;
     const svc = await startServiceProcess({ ...simEnv, SHUTDOWN_READINESS_DELAY_MS: String(delayMs) });
     sim.setFault('hlr', { latencyMs: 100 });
@@ -199,7 +199,7 @@ describe('SIGTERM: not ready first (so the balancer stops sending), then drain',
   };
   const outcome = (p: Promise<Response>) => p.then((r) => r.status, (err: Error) => (err.cause as NodeJS.ErrnoException | undefined)?.code ?? err.message);
 
-  it('/readyz is 503 shutting_down at once, /healthz and the partner routes still answer during the delay, then exit 0', async () => {
+  it('when the signal comes, then /readyz is 503 shutting_down at once, /healthz and the partner routes still answer during the delay, then exit 0', async () => {
     const delayMs = 1500;
     const svc = await startServiceProcess({ SHUTDOWN_READINESS_DELAY_MS: String(delayMs), LOG_LEVEL: 'info' });
     try {
@@ -239,7 +239,7 @@ describe('SIGTERM: not ready first (so the balancer stops sending), then drain',
     }
   });
 
-  it('a second signal during the delay skips the rest of it', async () => {
+  it('when a second signal comes during the delay, then the rest of it is skipped', async () => {
     const svc = await startServiceProcess({ SHUTDOWN_READINESS_DELAY_MS: '30000', LOG_LEVEL: 'info' });
     try {
       svc.proc.kill('SIGTERM');

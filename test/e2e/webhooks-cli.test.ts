@@ -28,7 +28,7 @@ describe('webhooks dead letters: listed and replayed from the CLI', () => {
     await redis.stop();
   });
 
-  test('an event whose window runs out is a dead letter; replay delivers it with the same id', async () => {
+  test("when an event's window runs out, then it is a dead letter, and replay delivers it with the same id", async () => {
     sink.reply = () => 500;
     const s = await h.subscribe(subscriptionBody(`${sink.url}/dlq?token=secret-in-query`, '+255712000001'));
     expect(s.status).toBe(201);
@@ -71,7 +71,7 @@ describe('webhooks dead letters: listed and replayed from the CLI', () => {
     expect(await runCli(['webhooks', 'replay', 'no-such-job'], cliIo(env))).toBe(1);
   });
 
-  test('usage errors exit 2; without Redis the command says where dead letters are', async () => {
+  test('when the usage is wrong, then exit 2; when there is no Redis, then the command says where dead letters are', async () => {
     for (const argv of [['webhooks'], ['webhooks', 'list'], ['webhooks', 'replay'], ['webhooks', 'replay', 'x', '--all'], ['webhooks', 'dead-letters', '--bogus'], ['webhooks', 'dead-letters', 'x']]) {
       const io = cliIo(env);
       expect(await runCli(argv, io)).toBe(2);
