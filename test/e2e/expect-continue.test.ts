@@ -32,7 +32,7 @@ describe('Expect: 100-continue (the body is invited only once the request is acc
   describe('REST', () => {
     const body = () => JSON.stringify({ txn_id: txnId('c'), msisdn: '255712000001' });
 
-    it('an unsigned request gets 401 without 100 Continue, and the connection closes', async () => {
+    it('when the request is unsigned, then 401 without 100 Continue, and the connection closes', async () => {
       const b = body();
       const r = await expectContinue(h.server.port, head(KYC, b.length), b);
       expect(r.continued).toBe(false);
@@ -42,7 +42,7 @@ describe('Expect: 100-continue (the body is invited only once the request is acc
       expect(r.closed).toBe(true);
     });
 
-    it('a wrong signature gets 401 without 100 Continue', async () => {
+    it('when the signature is wrong, then 401 without 100 Continue', async () => {
       const b = body();
       const ts = String(Math.floor(Date.now() / 1000));
       const r = await expectContinue(h.server.port, head(`${KYC}?api_key=${DEMO.apiKey}&timestamp=${ts}&sig=${'0'.repeat(32)}`, b.length), b);
@@ -50,7 +50,7 @@ describe('Expect: 100-continue (the body is invited only once the request is acc
       expect(r.status).toBe(401);
     });
 
-    it('a signed request declaring a body over the limit gets 413 without 100 Continue', async () => {
+    it('when a signed request declares a body over the limit, then 413 without 100 Continue', async () => {
       const r = await expectContinue(h.server.port, head(`${KYC}?${signedQuery(DEMO)}`, LIMIT + 1), 'x'.repeat(LIMIT + 1));
       expect(r.continued).toBe(false);
       expect(r.status).toBe(413);
@@ -58,7 +58,7 @@ describe('Expect: 100-continue (the body is invited only once the request is acc
       expect(r.elapsedMs).toBeLessThan(2000);
     });
 
-    it('a signed request within the limit gets 100 Continue, then its answer', async () => {
+    it('when a signed request is within the limit, then 100 Continue, then its answer', async () => {
       const b = body();
       const r = await expectContinue(h.server.port, head(`${KYC}?${signedQuery(DEMO)}`, b.length), b);
       expect(r.continued).toBe(true);
@@ -70,13 +70,13 @@ describe('Expect: 100-continue (the body is invited only once the request is acc
   describe('the events route', () => {
     const body = JSON.stringify({ msisdn: '255712000001' });
 
-    it('without its bearer token gets 401 without 100 Continue', async () => {
+    it('when the bearer token is missing, then 401 without 100 Continue', async () => {
       const r = await expectContinue(h.server.port, head('/internal/events/sim-swap', body.length), body);
       expect(r.continued).toBe(false);
       expect(r.status).toBe(401);
     });
 
-    it('with its bearer token gets 100 Continue, then its answer', async () => {
+    it('when the bearer token is given, then 100 Continue, then its answer', async () => {
       const r = await expectContinue(h.server.port, head('/internal/events/sim-swap', body.length, [['Authorization', `Bearer ${EVENTS_TOKEN}`]]), body);
       expect(r.continued).toBe(true);
       expect(r.status).toBe(200);
@@ -86,7 +86,7 @@ describe('Expect: 100-continue (the body is invited only once the request is acc
   describe('GraphQL', () => {
     const query = JSON.stringify({ query: '{ kyc(msisdn: "255712000001") { isValid } }' });
 
-    it('an unsigned request gets 401 without 100 Continue', async () => {
+    it('when the request is unsigned, then 401 without 100 Continue', async () => {
       const r = await expectContinue(h.server.port, head('/graphql', query.length), query);
       expect(r.continued).toBe(false);
       expect(r.status).toBe(401);
@@ -94,20 +94,20 @@ describe('Expect: 100-continue (the body is invited only once the request is acc
       expect(r.headers.get('connection')).toBe('close');
     });
 
-    it('a request signed in headers declaring a body over the limit gets 413 without 100 Continue', async () => {
+    it('when a request signed in headers declares a body over the limit, then 413 without 100 Continue', async () => {
       const r = await expectContinue(h.server.port, head('/graphql', LIMIT + 1, gqlHeaders()), 'x'.repeat(LIMIT + 1));
       expect(r.continued).toBe(false);
       expect(r.status).toBe(413);
     });
 
-    it('a request signed in headers gets 100 Continue, then its answer', async () => {
+    it('when a request is signed in headers, then 100 Continue, then its answer', async () => {
       const r = await expectContinue(h.server.port, head('/graphql', query.length, gqlHeaders()), query);
       expect(r.continued).toBe(true);
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ data: { kyc: { isValid: true } } });
     });
 
-    it('a request signed in the query string gets 100 Continue, then its answer', async () => {
+    it('when a request is signed in the query string, then 100 Continue, then its answer', async () => {
       const r = await expectContinue(h.server.port, head(`/graphql?${signedQuery(DEMO)}`, query.length), query);
       expect(r.continued).toBe(true);
       expect(r.status).toBe(200);
