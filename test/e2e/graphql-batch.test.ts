@@ -114,7 +114,7 @@ describe('verifyCustomers', () => {
     expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 
-  it('when SIM management fails, each item carries a 9999 and keeps its KYC; the batch itself succeeds', async () => {
+  it('when SIM management fails, then each item carries a 9999 and keeps its KYC, and the batch itself succeeds', async () => {
     h.sim.setFault('sim', { errorRate: 1 });
     const r = await gql(h, BATCH, { m: ['255712000001', 'nope'] });
     expect(r.status).toBe(200);

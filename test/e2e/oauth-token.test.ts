@@ -79,7 +79,7 @@ describe('POST /oauth2/token (built-in issuer, client credentials)', () => {
       ['another Authorization scheme', { headers: { authorization: 'Bearer abc' } }],
       ['Basic without a colon', { headers: { authorization: `Basic ${Buffer.from('demo-key').toString('base64')}` } }],
     ];
-    it.each(cases)('%s', async (_name, req) => {
+    it.each(cases)('when the client sends %s, then 401 invalid_client with a Basic challenge', async (_name, req) => {
       const r = await requestToken(h.url, req);
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ error: 'invalid_client', error_description: anyString });
@@ -110,7 +110,7 @@ describe('POST /oauth2/token (built-in issuer, client credentials)', () => {
       ['a body over the limit', { ...creds, body: `grant_type=client_credentials&pad=${'x'.repeat(9000)}` }, 'invalid_request'],
       ['a non-UTF-8 charset', { ...creds, contentType: 'application/x-www-form-urlencoded; charset=utf-16' }, 'invalid_request'],
     ];
-    it.each(cases)('%s', async (_name, req, error) => {
+    it.each(cases)('when the request has %s, then 400 with the error the table gives', async (_name, req, error) => {
       const r = await requestToken(h.url, req);
       expect(r.status).toBe(400);
       expect(r.body).toEqual({ error, error_description: anyString });

@@ -19,7 +19,7 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
   });
   afterEach(() => h.close());
 
-  it('when the HLR is slower than its timeout, KYC answers 9999 within the timeout plus a small margin', async () => {
+  it('when the HLR is slower than its timeout, then KYC answers 9999 within the timeout plus a small margin', async () => {
     // Warm the connections first, so the measured call is the deadline and nothing else.
     expect((await h.post('kyc', { txn_id: txnId(), msisdn: '255712000002' })).status).toBe(200);
     h.sim.setFault('hlr', { latencyMs: 5000 });
@@ -33,7 +33,7 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     expect(elapsed).toBeLessThan(TIMEOUT_MS + 400);
   });
 
-  it('when the HLR fails past the threshold, the breaker opens, answers 9999 without calling it, then closes again', async () => {
+  it('when the HLR fails past the threshold, then the breaker opens, answers 9999 without calling it, and closes again', async () => {
     h.sim.setFault('hlr', { errorRate: 1 });
     for (let i = 0; i < 4; i++) {
       expect((await h.post('kyc', { txn_id: txnId(), msisdn: '255712000002' })).status).toBe(503);
@@ -67,7 +67,7 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     expect((await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000001' })).status).toBe(200);
   });
 
-  it('when the HLR is down, KYC answers from a stale entry instead of 9999', async () => {
+  it('when the HLR is down, then KYC answers from a stale entry instead of 9999', async () => {
     const fresh = await h.post('kyc', { txn_id: txnId(), msisdn: '0712000003' });
     expect(fresh.status).toBe(200);
     h.sim.setFault('hlr', { down: true });
