@@ -356,7 +356,7 @@ describe('CAMARA conformance: the official scenarios', () => {
     });
   });
 
-  it('tests every scenario tag of the three feature files, and no tag they do not have', () => {
+  it('when the scenarios are listed, then every scenario tag of the three feature files is tested, and no tag they do not have', () => {
     const tags = featureTags();
     expect(new Set(tags).size).toBe(45);
     expect([...new Set(tags)].sort()).toEqual([...tested].sort());
