@@ -7,6 +7,7 @@ import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { asAnswer, postJson, txnId } from '../support/harness';
 import { startServiceProcess as startProcess } from '../support/service-process';
 import { signedQuery } from '../support/signing';
+import { until } from '../support/until';
 
 const MAIN = join(__dirname, '../../dist/src/main.js');
 
@@ -33,7 +34,8 @@ describe('the service as a process', () => {
       sim.setFault('hlr', { latencyMs: 600 });
       const inFlight = Array.from({ length: 5 }, (_, i) =>
         postJson(`${svc.url}/eai/verify_customer/query/kyc?${signedQuery({ apiKey: 'demo-key', secret: 'demo-secret' })}`, { txn_id: txnId(), msisdn: `25571200000${i + 1}` }));
-      await new Promise((r) => setTimeout(r, 200));
+      // All five in flight: each has reached the slow HLR.
+      await until(() => sim.calls().hlr >= 5, 'five lookups at the HLR', 5000);
       svc.proc.kill('SIGTERM');
       const replies = await Promise.all(inFlight);
       expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);

@@ -1,4 +1,5 @@
 import { Harness, startHarness, txnId } from '../support/harness';
+import { until } from '../support/until';
 
 describe('REST txn_id rules (CONTRACT §1.4)', () => {
   let h: Harness;
@@ -52,8 +53,10 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
   it('when the first request is still in flight, then the same txn_id is refused with 409', async () => {
     h.sim.setFault('sim', { latencyMs: 150 });
     const id = txnId();
+    const simCalls = h.sim.calls().sim;
     const first = h.post('sim_swap', { txn_id: id, msisdn: '255712000007' });
-    await new Promise((r) => setTimeout(r, 40));
+    // In flight: its lookup has reached the slow SIM management (the txn_id is claimed before).
+    await until(() => h.sim.calls().sim > simCalls, 'the first lookup at SIM management');
     const second = await h.post('sim_swap', { txn_id: id, msisdn: '255712000007' });
     expect(second.status).toBe(409);
     expect(second.body.response?.desc).toMatch(/in flight/);
