@@ -1,4 +1,8 @@
-/** Unit tests are fast and use in-memory adapters; e2e tests use real HTTP, the simulator and Redis. */
+/**
+ * Unit tests are fast and use in-memory adapters; infra tests check the repository's artefacts
+ * (generated code, dashboards, manifests, type declarations) by running tsc, codegen or promtool
+ * or reading the tree; e2e tests use real HTTP, the simulator and Redis. Plain `jest` runs all three.
+ */
 // jose (and openid-client with its oauth4webapi, used by tests) are ESM only: Jest's own module
 // system needs them as CommonJS (the built service loads jose through Node's require(esm), which
 // Jest cannot use without --experimental-vm-modules).
@@ -13,6 +17,7 @@ module.exports = {
   testTimeout: 30000,
   projects: [
     { displayName: 'unit', testEnvironment: 'node', transform, transformIgnorePatterns, testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { displayName: 'infra', testEnvironment: 'node', transform, transformIgnorePatterns, testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
     { displayName: 'e2e', testEnvironment: 'node', transform, transformIgnorePatterns, testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts' },
   ],

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The observability check (issue #5), run by .ci/run after `npm run build`:
+# The observability check (every dashboard panel must show data), run by .ci/run after `npm run build`:
 #   1. promtool check rules / test rules on grafana/prometheus, check config on the example;
 #   2. two service instances from dist/ (one on its in-process simulator, one in front of a
 #      separate simulator whose faults open the HLR breaker) under traffic that includes

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PostgresProcess, startPostgres } from '../tools/process-kit/postgres-server';
 
 /*
- * Issue 14's measurement: S1 with the audit trail on PostgreSQL (scenario S1+auditPG, target
+ * What the audit trail costs: S1 with the audit trail on PostgreSQL (scenario S1+auditPG, target
  * 'auditpg') must keep at least 0.90 of S1's throughput with the audit trail off, in the same
  * `npm run bench` run; both are interleaved, so they meet the same noise.
  */

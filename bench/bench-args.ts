@@ -59,7 +59,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** What --quick runs: the ratios the issue re-checks most often, in about a minute and a half. */
+/** What --quick runs: the ratios most often re-checked after a change, in about a minute and a half. */
 export const QUICK_SCENARIOS = ['B1', 'S1', 'S1+auditPG', 'C1', 'S5', 'S6'];
 
 export function parseBenchArgs(argv: string[]): BenchArgs {

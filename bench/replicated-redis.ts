@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { RedisProcess, startRedis } from '../tools/process-kit/redis-server';
 
 /**
- * Issue 15's measurement: S1 with REDIS_WAIT_REPLICAS=1 (scenario S1+WAIT, target 'waitrepl')
+ * What a replica costs: S1 with REDIS_WAIT_REPLICAS=1 (scenario S1+WAIT, target 'waitrepl')
  * needs a master with a replica. A pair of its own, so the other scenarios' Redis stays a
  * single server: the ratio to S1 is what a replica plus WAIT cost together.
  */

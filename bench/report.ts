@@ -42,7 +42,7 @@ export interface Target {
 
 const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
 
-/** The issue's targets, as ratios of this run's own numbers. null: not measured in this run. */
+/** The benchmark's targets (README, docs/performance.md), as ratios of this run's own numbers. null: not measured in this run. */
 export function evaluateTargets(results: ScenarioResult[], soak: SoakResult | undefined, audit?: AuditSanity, fanout?: FanoutResult): Target[] {
   const by = (id: string) => results.find((r) => r.id === id);
   const ratio = (a?: ScenarioResult, b?: ScenarioResult) => (a && b && b.rps > 0 ? a.rps / b.rps : undefined);
@@ -67,12 +67,12 @@ export function evaluateTargets(results: ScenarioResult[], soak: SoakResult | un
     },
     { name: 'S5 / S1 throughput', value: fmt(s5s1, 2), goal: '0.90 .. 1.10', met: within(s5s1) },
     { name: 'S6 / S1 throughput', value: fmt(s6s1, 2), goal: '0.90 .. 1.10', met: within(s6s1) },
-    // Informational (issue 12): a CAMARA hit does S1's cache work plus a Bearer check (a verified-token
+    // Informational, no target set for it: a CAMARA hit does S1's cache work plus a Bearer check (a verified-token
     // cache hit: one hash) instead of an MD5 signature and a txn_id claim; 0.8 leaves room for its
     // larger JSON handling, ErrorInfo-shaped routing and x-correlator.
     { name: 'C1 (CAMARA hit, Bearer) / S1 throughput', value: fmt(c1s1, 2), goal: 'info (>= 0.80 expected)', met: null },
     auditThroughputCheck(by('S1')?.rps, by('S1+auditPG')?.rps),
-    // Issue 15: a replica plus WAIT after the claim and before the answer (docs/redis.md); informational.
+    // What durability costs: a replica plus WAIT after the claim and before the answer (docs/redis.md); informational.
     { name: 'S1+WAIT (REDIS_WAIT_REPLICAS=1) / S1 throughput', value: fmt(ratio(by('S1+WAIT'), by('S1')), 2), goal: 'info', met: null },
     {
       name: 'p50 S1+WAIT / S1', value: by('S1+WAIT') && by('S1') ? `${fmt(by('S1+WAIT')?.p50Ms, 2)} / ${fmt(by('S1')?.p50Ms, 2)} ms` : '-', goal: 'info', met: null,

@@ -3,14 +3,14 @@ import { RequestKind } from './request-factory';
 /**
  * Servers under test. 'service' runs with the audit trail off (AUDIT_ENABLED=false: S1 is
  * "audit off", and nothing in a bench writes to ./var); 'auditpg' is a second service process
- * that writes every audit record to the bench's own PostgreSQL (S1+auditPG, issue 14);
+ * that writes every audit record to the bench's own PostgreSQL (S1+auditPG: what the audit trail costs);
  * 'fanout' is F1's own service process (webhook settings, a key prefix of its own); 'waitrepl'
- * a service on a master with a replica, with REDIS_WAIT_REPLICAS=1 (S1+WAIT, issue 15).
+ * a service on a master with a replica, with REDIS_WAIT_REPLICAS=1 (S1+WAIT: what waiting for a replica costs).
  */
 export type Target = 'b0' | 'b1' | 'b2' | 'service' | 'alt' | 'auditpg' | 'fanout' | 'waitrepl';
 
 /**
- * F1, SIM swap subscriptions fan-out (issue 13): not a load scenario like those below but a
+ * F1, SIM swap subscriptions fan-out (one swap, many webhooks): not a load scenario like those below but a
  * phase of its own (bench/fanout-phase.ts): subscriptions, then a burst of swaps, then the
  * deliveries counted and timed at local sinks. In the full run and with --only=F1.
  */
@@ -53,12 +53,12 @@ export const SCENARIOS: Scenario[] = [
   { id: 'B1', title: 'node:http + ioredis, cache-hit Redis work', target: 'b1', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'B2', title: 'B1\'s work on Express 5 + express.json (yardstick)', target: 'b2', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'S1', title: 'REST KYC, cache hit (7 hot numbers)', target: 'service', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
-  // Issue 14: S1's traffic on a second service whose audit trail is on PostgreSQL; its ratio to
+  // S1's traffic on a second service whose audit trail is on PostgreSQL; its ratio to
   // S1 (audit off) is the cost of the trail.
   { id: 'S1+auditPG', title: 'S1 with the audit trail on PostgreSQL', target: 'auditpg', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
-  // Issue 15: every txn_id claim and answer record on a replica before the answer (Redis WAIT).
+  // Every txn_id claim and answer record on a replica before the answer (Redis WAIT).
   { id: 'S1+WAIT', title: 'S1 with REDIS_WAIT_REPLICAS=1 (master + replica)', target: 'waitrepl', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
-  // Issue 12: CAMARA SIM swap check of the same hot numbers (cache hits) with a Bearer token of
+  // CAMARA SIM swap check of the same hot numbers (cache hits) with a Bearer token of
   // the built-in issuer, verified on every request (the verified-token cache included).
   { id: 'C1', title: 'CAMARA sim-swap check, cache hit, Bearer token', target: 'service', kind: 'camara-check-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'S5', title: 'REST KYC, bad signature (401/429)', target: 'service', kind: 'kyc-bad-sig', expectStatuses: [401, 429], connections: CONNECTIONS, interleaved: true },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 /**
  * README's "How the code is laid out" section, generated from the tree so that it cannot go
  * stale: every folder of src/ (and its two root files) and every top-level folder must have
- * exactly one line here, and test/unit/code-layout.test.ts fails when README disagrees.
+ * exactly one line here, and test/infra/code-layout.test.ts fails when README disagrees.
  */
 export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'src/main.ts': 'process entry: config, signals (SIGTERM/SIGINT drain, SIGHUP reload)',

@@ -13,7 +13,7 @@ import { repoRoot } from '../src/kernel/repo-paths';
 import { SOAK_USAGE, SoakUsageError, readSettings } from './soak-settings';
 
 /*
- * Issue #7, item 5: the soak. Ten minutes (SOAK_SECONDS) at a steady rate (SOAK_RATE) of
+ * The soak, to show memory stays flat over time. Ten minutes (SOAK_SECONDS) at a steady rate (SOAK_RATE) of
  * KYC and SIM swap requests with fresh txn_ids, against the built service as a real process
  * in front of the synthetic simulator, with state on a redis-server of its own when one is
  * installed. It reads the service's heap and RSS from /metrics every second and keeps, per

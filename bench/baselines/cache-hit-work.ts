@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
  * B2 (Express): claim the txn_id and read the cache in one pipelined round trip (SET NX ... GET
  * returns a held claim without a script), then store the answer for replays, as CONTRACT §1.4
  * requires. The store is sent, not awaited: one round trip before the answer, as the service
- * does since issue 10. No auth, rate limit, validation, logging or metrics.
+ * does (docs/redis.md, "One round trip for a request"). No auth, rate limit, validation, logging or metrics.
  */
 const TXN_TTL_MS = 86_400_000;
 const CACHE_TTL_MS = 3_600_000;

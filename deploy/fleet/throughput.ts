@@ -7,7 +7,7 @@ import { FleetChild } from './child';
 import { Fleet } from './fleet';
 
 /*
- * `npm run fleet:throughput` (issue 15, "Measure"): the fleet's throughput for S1's request (REST
+ * `npm run fleet:throughput` (how far more instances scale on one machine): the fleet's throughput for S1's request (REST
  * KYC, cache hit, a fresh txn_id each) with 1, 2 and 3 instances behind HAProxy, as ratios to one
  * instance asked directly, with where each run's CPU went. Everything shares this machine's two
  * cores, so the machine, not the service, is expected to cap it.

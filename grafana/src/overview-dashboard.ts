@@ -47,7 +47,7 @@ function variables(): Builder<dashboard.VariableModel>[] {
   return [datasource, job, instance];
 }
 
-/** The one dashboard an SRE opens first: served? how fast? which upstream hurts? (issue #5). */
+/** The one dashboard an SRE opens first: served? how fast? which upstream hurts? */
 export function overviewDashboard(): dashboard.Dashboard {
   const d = new dashboard.DashboardBuilder('verify-customer / Overview')
     .uid('verify-customer-overview')

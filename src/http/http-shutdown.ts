@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 
 /**
  * Graceful shutdown of the HTTP server without losing a request on a keep-alive connection
- * (issue 16.1). Two steps:
+ * (a client may send its next request on a connection the server is closing). Two steps:
  *
  * - announce(): from now on every response not yet started says `Connection: close`, so no
  *   client sends another request on a connection the server is about to close. A request

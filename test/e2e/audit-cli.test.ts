@@ -52,7 +52,7 @@ const EXPECTED_CSV = [
 ];
 
 function checkQuestions(env: () => Record<string, string>) {
-  it('audit --msisdn answers who asked about the number, in any of its spellings', async () => {
+  it('when audit --msisdn is asked with any spelling of the number, then it answers who asked about it', async () => {
     const r = await cli(['audit', '--msisdn', '+255712000005'], env());
     expect(r.code).toBe(0);
     const lines = r.out.trim().split('\n');
@@ -65,7 +65,7 @@ function checkQuestions(env: () => Record<string, string>) {
     expect(none.out.trim()).toBe('0 record(s) for 255712000005');
   });
 
-  it('usage --csv counts exactly the requests sent, per partner, operation and outcome', async () => {
+  it('when usage --csv is asked, then it counts exactly the requests sent, per partner, operation and outcome', async () => {
     const r = await cli(['usage', '--month', month(), '--csv'], env());
     expect(r.code).toBe(0);
     expect(r.out.trim().split('\n')).toEqual(EXPECTED_CSV.map((l) => l.replace(/^M,/, `${month()},`)));
@@ -74,7 +74,7 @@ function checkQuestions(env: () => Record<string, string>) {
     expect(one.out).not.toContain('demo-bank');
   });
 
-  it('refuses bad arguments with a usage error (exit 2)', async () => {
+  it('when the arguments are bad, then the command refuses them with a usage error (exit 2)', async () => {
     for (const args of [['audit'], ['audit', '--msisdn', '12'], ['audit', '--msisdn', '0712000005', '--bogus'],
       ['audit', '--msisdn', '0712000005', '--since', 'yesterday'], ['usage', '--month', '2026-13']]) {
       const r = await cli(args, env());

@@ -3,6 +3,7 @@ import { auditRows, eventually } from '../support/audit-db';
 import { Harness, startHarness } from '../support/harness';
 import { PostgresProcess, startPostgres } from '../../tools/process-kit/postgres-server';
 import { DEMO, signedQuery, txnId } from '../support/signing';
+import { until } from '../support/until';
 
 const FAST = { AUDIT_FLUSH_MS: '50', AUDIT_WRITE_TIMEOUT_MS: '500', AUDIT_RETRY_MS: '200' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -55,18 +56,19 @@ describe('audit trail while PostgreSQL is down (CONTRACT §9: nothing silently l
   beforeAll(async () => { pg = await startPostgres(); });
   afterAll(async () => { await pg?.destroy(); });
 
-  it('PostgreSQL stopped under steady load, then started: the service keeps answering, every record arrives once', async () => {
+  it('when PostgreSQL stops under steady load and starts again, then the service keeps answering and every record arrives once', async () => {
     const h = await startHarness({ env: { AUDIT_DATABASE_URL: pg.url, ...FAST } });
     const load = steadyTraffic(h, 40);
     try {
-      await sleep(800);
+      await until(() => load.sent.length >= 20, 'records written to PostgreSQL under load');
       await pg.stop();
       await eventually(async () => expect(await readyAudit(h)).toBe('degraded'), 10_000);
       const answeredWhileDown = load.sent.length;
-      await sleep(1000);
+      await until(async () => load.sent.length > answeredWhileDown + 5 && await counter(h, 'spooled') > 0, 'answers and spooled records while PostgreSQL is down');
       expect(load.sent.length).toBeGreaterThan(answeredWhileDown + 5);
       await pg.start();
-      await sleep(800);
+      // The load goes on while the spool is replayed.
+      await until(async () => await readyAudit(h) === 'postgres', 'the audit trail back on PostgreSQL');
       const sent = await load.stop();
       expect(sent.every((s) => s.status === 200)).toBe(true);
 
@@ -86,13 +88,13 @@ describe('audit trail while PostgreSQL is down (CONTRACT §9: nothing silently l
     }
   }, 60_000);
 
-  it('with AUDIT_FAIL_CLOSED=true, answers 503 (9999 in the operation\'s shape) while it cannot record, and serves again once it can', async () => {
+  it("when AUDIT_FAIL_CLOSED=true and records cannot be written, then requests get 503 (9999 in the operation's shape), and are served again once they can", async () => {
     await pg.query('DROP TABLE IF EXISTS audit_records; DROP TABLE IF EXISTS audit_migrations');
     const h = await startHarness({ env: { AUDIT_DATABASE_URL: pg.url, AUDIT_FAIL_CLOSED: 'true', ...FAST } });
     let load: ReturnType<typeof steadyTraffic> | undefined;
     try {
       load = steadyTraffic(h, 40);
-      await sleep(500);
+      await until(() => load!.sent.length >= 10, 'requests served before PostgreSQL stops');
       await pg.stop();
       await eventually(async () => {
         const r = await h.post('sim_swap', { txn_id: txnId('p'), msisdn: '255712000001' }, { headers: { 'x-correlator': `probe-${randomUUID()}` } });
@@ -131,7 +133,7 @@ describe('audit trail while PostgreSQL is down (CONTRACT §9: nothing silently l
     }
   }, 60_000);
 
-  it('PostgreSQL down when the service starts: it starts and answers, spools, then creates the schema and replays when PostgreSQL comes', async () => {
+  it('when PostgreSQL is down as the service starts, then it starts, answers and spools, and creates the schema and replays once PostgreSQL comes', async () => {
     await pg.query('DROP TABLE IF EXISTS audit_records; DROP TABLE IF EXISTS audit_migrations');
     await pg.stop();
     const h = await startHarness({ env: { AUDIT_DATABASE_URL: pg.url, ...FAST } });

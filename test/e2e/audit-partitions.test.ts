@@ -28,7 +28,7 @@ describe('audit partitions on PostgreSQL: retention drops whole months', () => {
     await pg?.destroy();
   });
 
-  it('creates a partition on demand for any month, and ignores a record written twice', async () => {
+  it('when a record is for any month or written twice, then its partition is created on demand and the duplicate ignored', async () => {
     const old = Date.UTC(2020, 4, 15);
     const r = record(old);
     await sink.write([r]);
@@ -37,7 +37,7 @@ describe('audit partitions on PostgreSQL: retention drops whole months', () => {
     expect(Number(rows[0].n)).toBe(2);
   });
 
-  it('drops the months wholly older than AUDIT_RETENTION_DAYS, keeps the rest, and creates the next months ahead', async () => {
+  it('when maintenance runs, then months wholly older than AUDIT_RETENTION_DAYS are dropped, the rest kept, and the next months created ahead', async () => {
     const now = Date.UTC(2026, 10, 24, 12);
     const cutoff = now - 395 * DAY; // 2025-10-25
     const expired = [Date.UTC(2025, 8, 10), Date.UTC(2025, 9, 20)]; // September, and October before the cutoff: its month ends after it

@@ -39,7 +39,7 @@ describe('audit trail on PostgreSQL: one record per answered verification (CONTR
     return { status: res.status, headers: res.headers, body: await res.json() as { data?: Record<string, unknown> }, rows: await rowsOf(correlator) };
   }
 
-  it('creates its partitioned schema at start: this month and the next two', async () => {
+  it('when the service starts, then it creates its partitioned schema: this month and the next two', async () => {
     const parts = await pg.query<{ relname: string }>(`SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
       JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'audit_records'`);
     expect(parts.length).toBeGreaterThanOrEqual(3);
@@ -47,7 +47,7 @@ describe('audit trail on PostgreSQL: one record per answered verification (CONTR
     expect(migrations.map((m) => m.name)).toEqual(['1763942400000_audit-records']);
   });
 
-  it('a legacy KYC success: every field, the msisdn normalised, the purpose from the registry', async () => {
+  it('when a legacy KYC succeeds, then its record has every field, the msisdn normalised and the purpose from the registry', async () => {
     const txn = txnId('a');
     const before = Date.now();
     const { reply, rows } = await rest('kyc', { txn_id: txn, msisdn: '0712000001' });
@@ -68,7 +68,7 @@ describe('audit trail on PostgreSQL: one record per answered verification (CONTR
     expect(replay.rows[0]).toMatchObject({ code: '00000', http_status: 200, txn_id: txn, replayed: true });
   });
 
-  it('SIM swap: a success, a 404 for a non-subscriber and its replay, a 409 for a reused txn_id', async () => {
+  it('when SIM swap answers a success, a 404 for a non-subscriber and its replay, and a 409 for a reused txn_id, then each is recorded', async () => {
     const ok = await rest('sim_swap', { txn_id: txnId('b'), msisdn: '255712000006' });
     expect(ok.rows).toEqual([expect.objectContaining({ operation: 'sim_swap', msisdn: '255712000006', code: '00000', http_status: 200 })]);
 
@@ -85,7 +85,7 @@ describe('audit trail on PostgreSQL: one record per answered verification (CONTR
     expect(conflict.rows).toEqual([expect.objectContaining({ msisdn: '255712000001', code: '11111', http_status: 409, txn_id: txn })]);
   });
 
-  it('refusals after authentication are recorded (403, 429, 9999); 401 and 400 are not', async () => {
+  it('when requests are refused after authentication (403, 429, 9999), then they are recorded; when refused with 401 or 400, then not', async () => {
     const forbidden = await rest('sim_swap', { txn_id: txnId('d'), msisdn: '255712000001' }, signedQuery(DEMO_KYC_ONLY));
     expect(forbidden.reply.status).toBe(403);
     expect(forbidden.rows).toEqual([expect.objectContaining({ partner: 'demo-kyc-only', code: '11111', http_status: 403, purpose: null })]);
@@ -108,7 +108,7 @@ describe('audit trail on PostgreSQL: one record per answered verification (CONTR
     expect(malformed.rows).toEqual([]);
   });
 
-  it('GraphQL: one record per field, txnId replays marked', async () => {
+  it('when GraphQL asks, then there is one record per field, and txnId replays are marked', async () => {
     const txn = txnId('i');
     const q = `query($t: String) { kyc(msisdn: "0712000002", txnId: $t) { isValid } simSwap(msisdn: "255712000006") { simSwapped } }`;
     const first = await gql(q, { t: txn });
@@ -123,7 +123,7 @@ describe('audit trail on PostgreSQL: one record per answered verification (CONTR
     expect(replay.rows).toEqual([expect.objectContaining({ operation: 'kyc', replayed: true, txn_id: txn })]);
   });
 
-  it('GraphQL verifyCustomers: one record per well-formed number and operation asked', async () => {
+  it('when GraphQL verifyCustomers asks, then there is one record per well-formed number and operation asked', async () => {
     const r = await gql(`query($m: [String!]!) { verifyCustomers(msisdns: $m) { msisdn kyc { isValid } simSwap { simSwapped } error { code } } }`,
       { m: ['0712000001', 'not-a-number', '255712999999'] });
     expect(r.status).toBe(200);
@@ -138,7 +138,7 @@ describe('audit trail on PostgreSQL: one record per answered verification (CONTR
     expect(onlyKyc.rows.map((x) => x.operation)).toEqual(['kyc']);
   });
 
-  it('CAMARA: one record per answered call (interface camara, registry purpose), none for a number that is not ours', async () => {
+  it('when CAMARA answers, then there is one record per answered call (interface camara, registry purpose), and none for a number that is not ours', async () => {
     const token = await fetchToken(h.url, { clientId: DEMO.apiKey, clientSecret: DEMO.secret });
     const camara = async (path: string, body: object) => {
       const correlator = randomUUID();
@@ -163,7 +163,7 @@ describe('audit trail on PostgreSQL: one record per answered verification (CONTR
     expect(foreign.rows).toEqual([]);
   });
 
-  it('readiness names the audit store', async () => {
+  it('when readiness is asked, then it names the audit store', async () => {
     const body = await (await fetch(`${h.url}/readyz`)).json() as Record<string, unknown>;
     expect(body).toMatchObject({ status: 'ready', audit: 'postgres' });
   });

@@ -7,7 +7,7 @@ describe('SIGTERM with audit records buffered', () => {
   beforeAll(async () => { pg = await startPostgres(); });
   afterAll(async () => { await pg?.destroy(); });
 
-  it('writes every buffered record before the process exits', async () => {
+  it('when SIGTERM arrives, then every buffered record is written before the process exits', async () => {
     // Nothing is flushed by time or size: whatever reaches the database got there on SIGTERM.
     const svc = await startServiceProcess({ AUDIT_DATABASE_URL: pg.url, AUDIT_FLUSH_MS: '600000', AUDIT_BATCH_MAX: '10000', LOG_LEVEL: 'info' });
     const load = kycLoad(svc.url, 's', 4);

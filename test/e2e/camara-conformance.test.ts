@@ -3,7 +3,7 @@ import { CamaraHarness, CamaraReply as Reply, startCamaraHarness } from '../supp
 import { camaraFile } from '../support/camara-spec';
 
 /*
- * Conformance (issue 12, item 6): every scenario of the three official .feature files
+ * Conformance: every scenario of the three official .feature files
  * (read from ../shared/camara at run time) is one test named after its tag, run against the
  * real server and simulator with real access tokens. Every reply is validated against the
  * official sim-swap.yaml / kyc-tenure.yaml by the harness. The inventory test at the end
@@ -356,7 +356,7 @@ describe('CAMARA conformance: the official scenarios', () => {
     });
   });
 
-  it('tests every scenario tag of the three feature files, and no tag they do not have', () => {
+  it('when the scenarios are listed, then every scenario tag of the three feature files is tested, and no tag they do not have', () => {
     const tags = featureTags();
     expect(new Set(tags).size).toBe(45);
     expect([...new Set(tags)].sort()).toEqual([...tested].sort());

@@ -5,7 +5,7 @@ import { assertCamaraResponse } from '../support/camara-spec';
 import { RawReply, buildRequest, headerSource, rawRequest } from '../support/raw-http';
 
 /*
- * Hostile input on the CAMARA routes (issue 12, "Bad input and faults"), in the style of
+ * Hostile input on the CAMARA routes (bad input gets a CAMARA ErrorInfo, never a 500), in the style of
  * hostile-input.test.ts: whatever the body, tokens or headers, the answer is an ErrorInfo
  * (or the success body) valid against the official documents, with the status and code the
  * specs give that input, and never a 5xx. FC_SEED / FC_RUNS reproduce or widen a run.
@@ -141,14 +141,14 @@ describe('hostile input on the CAMARA routes', () => {
   }
 
   describe.each(PATHS)('%s', (path) => {
-    it('random field values, wrong types, duplicate keys and prototype keys get the status and code the specs give them', async () => {
+    it('when field values are random, of wrong types, duplicate or prototype keys, then they get the status and code the specs give them', async () => {
       await fc.assert(fc.asyncProperty(fieldsArb, async (f) => {
         const text = render(path, f);
         expectAnswer(path, await raw(path, text), expected(path, Buffer.from(text)));
       }), params(150));
     });
 
-    it('random JSON documents, random text and random bytes get 400 INVALID_ARGUMENT (or the oracle\'s answer)', async () => {
+    it("when the body is a random JSON document, random text or random bytes, then 400 INVALID_ARGUMENT (or the oracle's answer)", async () => {
       const bodies = fc.oneof(
         fc.jsonValue({ maxDepth: 5 }).map((v) => Buffer.from(JSON.stringify(v) ?? 'null')),
         fc.string({ unit: 'binary', maxLength: 200 }).map((s) => Buffer.from(s)),
@@ -159,7 +159,7 @@ describe('hostile input on the CAMARA routes', () => {
       }), params());
     });
 
-    it('hostile Authorization headers get 401 UNAUTHENTICATED before the body is read', async () => {
+    it('when the Authorization header is hostile, then 401 UNAUTHENTICATED before the body is read', async () => {
       const header = fc.oneof(
         fc.string({ unit: 'grapheme-ascii', maxLength: 200 }).map((s) => `Bearer ${s}`),
         fc.constantFrom('Bearer', 'Bearer  ', 'Basic ZGVtbzpkZW1v', 'bearer eyJhbGciOiJub25lIn0.e30.', 'Bearer a.b.c', 'Token abc', 'Bearer x'.repeat(500)),
@@ -176,7 +176,7 @@ describe('hostile input on the CAMARA routes', () => {
       }), params(60));
     });
 
-    it('hostile x-correlator values get 400 INVALID_ARGUMENT and are never echoed', async () => {
+    it('when the x-correlator value is hostile, then 400 INVALID_ARGUMENT and it is never echoed', async () => {
       await fc.assert(fc.asyncProperty(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 300 }).filter((s) => !/^[a-zA-Z0-9-_:;./<>{}]{0,256}$/.test(s) && s.trim() === s), async (correlator) => {
         const r = await raw(path, path === TENURE ? '{"phoneNumber":"+255712000001","tenureDate":"2020-01-01"}' : '{"phoneNumber":"+255712000001"}',
           [['Content-Type', 'application/json'], ['x-correlator', correlator]]);
@@ -185,7 +185,7 @@ describe('hostile input on the CAMARA routes', () => {
       }), params(40));
     });
 
-    it('a body far over the limit gets 400 INVALID_ARGUMENT or a closed connection, never a 5xx', async () => {
+    it('when a body is far over the limit, then 400 INVALID_ARGUMENT or a closed connection, never a 5xx', async () => {
       const r = await raw(path, `{"phoneNumber":"${'1'.repeat(200_000)}"}`);
       if (r.body !== undefined) expectAnswer(path, r, INVALID);
       else expect(r.closed).toBe(true);

@@ -8,7 +8,7 @@ import { generateSigningJwk } from '../support/oauth';
 import { DEMO, signedQuery, txnId } from '../support/signing';
 
 /*
- * The CAMARA routes beyond the official scenarios (issue 12, "Bad input and faults"): body
+ * The CAMARA routes beyond the official scenarios (bad input and upstream faults): body
  * and transport errors, tokens and scopes, rate limits, upstream faults, the shared cache
  * and the metrics' interface label. Every reply is validated against the official documents.
  */
@@ -44,19 +44,19 @@ describe('CAMARA routes: bad input, tokens, faults', () => {
     for (const path of [CHECK, RETRIEVE, TENURE]) expectErrorInfo(await c.call(path, body, { contentType }), 400, 'INVALID_ARGUMENT');
   });
 
-  it('ignores unknown fields (the schemas allow them), __proto__ included', async () => {
+  it('when the body has unknown fields (the schemas allow them), __proto__ included, then they are ignored', async () => {
     const r = await c.call(CHECK, '{"phoneNumber":"+255712000006","maxAge":24,"extra":{"a":1},"__proto__":{"swapped":false}}');
     expect([r.status, r.body]).toEqual([200, { swapped: true }]);
   });
 
-  it('wrong types of every field get 400 INVALID_ARGUMENT', async () => {
+  it('when any field has a wrong type, then 400 INVALID_ARGUMENT', async () => {
     for (const [path, body] of [[CHECK, { phoneNumber: ['+255712000001'] }], [CHECK, { phoneNumber: '+255712000001', maxAge: '24' }],
       [RETRIEVE, { phoneNumber: { e164: '+255712000001' } }], [TENURE, { phoneNumber: '+255712000001', tenureDate: { y: 2020 } }]] as const) {
       expectErrorInfo(await c.call(path, body), 400, 'INVALID_ARGUMENT');
     }
   });
 
-  it('other methods on the three paths get 405 METHOD_NOT_ALLOWED with Allow: POST; unknown paths under the roots 404 NOT_FOUND', async () => {
+  it('when another method is used on the three paths, then 405 METHOD_NOT_ALLOWED with Allow: POST; when the path under the roots is unknown, then 404 NOT_FOUND', async () => {
     for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
       const r = await c.call(CHECK, method === 'GET' ? undefined : {}, { method });
       expectErrorInfo(r, 405, 'METHOD_NOT_ALLOWED');
@@ -67,11 +67,11 @@ describe('CAMARA routes: bad input, tokens, faults', () => {
     }
   });
 
-  it('matches the paths as the legacy routes do: any case, one trailing slash', async () => {
+  it('when the path is in any case or has one trailing slash, then it matches as the legacy routes do', async () => {
     expect((await c.call('/SIM-SWAP/v2/Check/', { phoneNumber: '+255712000006' })).body).toEqual({ swapped: true });
   });
 
-  it('echoes a valid x-correlator, generates one when absent, and refuses an invalid one with 400', async () => {
+  it('when x-correlator is valid, then it is echoed; when absent, then one is generated; when invalid, then 400', async () => {
     const echoed = await c.call(CHECK, { phoneNumber: '+255712000001' }, { headers: { 'x-correlator': 'abc-123' } });
     expect(echoed.headers.get('x-correlator')).toBe('abc-123');
     const generated = await c.call(CHECK, { phoneNumber: '+255712000001' });
@@ -83,7 +83,7 @@ describe('CAMARA routes: bad input, tokens, faults', () => {
     }
   });
 
-  it('takes the Bearer scheme in any case; other schemes and malformed headers are 401 UNAUTHENTICATED', async () => {
+  it('when the Bearer scheme is in any case, then it is taken; when another scheme or a malformed header, then 401 UNAUTHENTICATED', async () => {
     for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
       expect((await c.call(CHECK, { phoneNumber: '+255712000001' }, { authorization: `${scheme} ${c.token}` })).status).toBe(200);
     }
@@ -92,7 +92,7 @@ describe('CAMARA routes: bad input, tokens, faults', () => {
     }
   });
 
-  it('a token without the operation\'s scope gets 403 PERMISSION_DENIED; either SIM-swap scope suffices', async () => {
+  it("when a token lacks the operation's scope, then 403 PERMISSION_DENIED; when it has either SIM-swap scope, then that suffices", async () => {
     const checkOnly = await c.tokens.twoLegged({ scope: 'sim-swap:check' });
     expect((await c.call(CHECK, { phoneNumber: '+255712000001' }, { token: checkOnly })).status).toBe(200);
     expectErrorInfo(await c.call(RETRIEVE, { phoneNumber: '+255712000001' }, { token: checkOnly }), 403, 'PERMISSION_DENIED');
@@ -103,7 +103,7 @@ describe('CAMARA routes: bad input, tokens, faults', () => {
     expect((await c.call(RETRIEVE, { phoneNumber: '+255712000001' }, { token: retrieveOnly })).status).toBe(200);
   });
 
-  it('the upstream down with nothing cached is 503 UNAVAILABLE', async () => {
+  it('when the upstream is down with nothing cached, then 503 UNAVAILABLE', async () => {
     c.h.sim.setFault('sim', { down: true });
     try {
       expectErrorInfo(await c.call(CHECK, { phoneNumber: '+255712000005' }), 503, 'UNAVAILABLE');
@@ -118,7 +118,7 @@ describe('CAMARA routes: bad input, tokens, faults', () => {
     }
   });
 
-  it('shares one cache entry with the legacy API: a number asked through either is not fetched again', async () => {
+  it('when a number was asked through either API, then it is not fetched again: one cache entry is shared with the legacy API', async () => {
     c.h.sim.resetCalls();
     const legacy = await c.h.post('sim_swap', { txn_id: txnId(), msisdn: '0712000002' }, { query: signedQuery(DEMO) });
     expect(legacy.status).toBe(200);
@@ -131,7 +131,7 @@ describe('CAMARA routes: bad input, tokens, faults', () => {
     expect(c.h.sim.calls()).toEqual({ hlr: 1, sim: 1, crm: 0 });
   });
 
-  it('the legacy API is unchanged by the new facts: business is not prepaid, a new line is not a swap there', async () => {
+  it('when the legacy API answers, then the new facts change nothing there: business is not prepaid, a new line is not a swap', async () => {
     const kyc = await c.h.post('kyc', { txn_id: txnId(), msisdn: '255712000009' }, { query: signedQuery(DEMO) });
     expect((kyc.body as { result: object }).result).toEqual({ msisdn: '255712000009', is_prepaid: 'false', is_active: 'true', is_valid: 'true' });
     const swap = await c.h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000010' }, { query: signedQuery(DEMO) });
@@ -140,7 +140,7 @@ describe('CAMARA routes: bad input, tokens, faults', () => {
     expect((await c.call(CHECK, { phoneNumber: '+255712000010' })).body).toEqual({ swapped: true });
   });
 
-  it('counts CAMARA requests under interface="camara" with the partner operation they belong to', async () => {
+  it('when CAMARA requests are served, then they are counted under interface="camara" with the partner operation they belong to', async () => {
     await c.call(CHECK, { phoneNumber: '+255712000001' });
     await c.call(TENURE, { phoneNumber: '+255712000001', tenureDate: '2020-01-01' });
     await c.call(TENURE, { phoneNumber: '+255712999999', tenureDate: '2020-01-01' });
@@ -164,7 +164,7 @@ describe('CAMARA routes: partners and rate limits', () => {
   });
   afterAll(() => c?.close());
 
-  it('a partner over its rate limit gets 429 TOO_MANY_REQUESTS with Retry-After', async () => {
+  it('when a partner is over its rate limit, then 429 TOO_MANY_REQUESTS with Retry-After', async () => {
     const statuses: number[] = [];
     let last: Reply | undefined;
     for (let i = 0; i < 4; i++) {
@@ -176,7 +176,7 @@ describe('CAMARA routes: partners and rate limits', () => {
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 
-  it('a partner whose registry entry lacks the operation gets 403 PERMISSION_DENIED even with the scope in its token', async () => {
+  it("when a partner's registry entry lacks the operation, then 403 PERMISSION_DENIED even with the scope in its token", async () => {
     const token = await c.tokens.external({ clientId: 'kyc-key', scope: 'sim-swap' });
     expectErrorInfo(await c.call(CHECK, { phoneNumber: '+255712000001' }, { token }), 403, 'PERMISSION_DENIED');
   });
@@ -187,7 +187,7 @@ describe('the CAMARA response checker', () => {
     const all: Record<string, string> = { 'content-type': 'application/json', 'x-correlator': 'c-1', ...o };
     return { get: (n: string) => all[n.toLowerCase()] ?? null };
   };
-  it('accepts the official shapes', () => {
+  it('when the official shapes are checked, then they are accepted', () => {
     expect(camaraResponseErrors('post', CHECK, 200, h(), { swapped: true })).toEqual([]);
     expect(camaraResponseErrors('post', RETRIEVE, 200, h(), { latestSimChange: null, monitoredPeriod: 30 })).toEqual([]);
     expect(camaraResponseErrors('post', TENURE, 200, h(), { tenureDateCheck: false })).toEqual([]);
@@ -235,7 +235,7 @@ describe('CAMARA routes: hostile and faulty tokens', () => {
     expectErrorInfo(await c.call(CHECK, body, { token: await token() }), 401, 'UNAUTHENTICATED');
   });
 
-  it('an unknown kid refetches the JWKS once, then 401; a rotated-in key is accepted after that refetch', async () => {
+  it('when the kid is unknown, then the JWKS is refetched once, then 401; a rotated-in key is accepted after that refetch', async () => {
     const before = c.tokens.issuer.fetches();
     const stranger = await generateSigningJwk('ES256');
     expectErrorInfo(await c.call(CHECK, body, { token: await c.tokens.issuer.mint(claims, { key: stranger }) }), 401, 'UNAUTHENTICATED');
@@ -244,7 +244,7 @@ describe('CAMARA routes: hostile and faulty tokens', () => {
     expect((await c.call(CHECK, body, { token: await c.tokens.issuer.mint(claims) })).status).toBe(200);
   });
 
-  it('with the JWKS endpoint down or slow, known keys still work and an unknown kid is 401 within the JWKS timeout', async () => {
+  it('when the JWKS endpoint is down or slow, then known keys still work and an unknown kid is 401 within the JWKS timeout', async () => {
     const known = await c.tokens.issuer.mint(claims);
     expect((await c.call(CHECK, body, { token: known })).status).toBe(200);
     const stranger = await generateSigningJwk('ES256');
@@ -265,7 +265,7 @@ describe('CAMARA routes: hostile and faulty tokens', () => {
 });
 
 describe('CAMARA routes: the request log', () => {
-  it('one line per request with interface camara, partner, masked msisdn and correlator; never the token or the full number', async () => {
+  it('when a request is served, then one line has interface camara, partner, masked msisdn and correlator, never the token or the full number', async () => {
     const logs = captureLogs('info');
     const c = await startCamaraHarness({ logger: logs.logger });
     try {

@@ -71,11 +71,11 @@ describe('the CLI refuses a command line it cannot act on (exit 2, nothing signe
     expect(received).toEqual([]);
   });
 
-  it('sign with a misspelt option prints no signature', async () => {
+  it('when sign gets a misspelt option, then it prints no signature', async () => {
     expectUsageError(await cli(['sign', '--secert', 'x', '--timestamp', '1800000000']), /Unknown option '--secert'/);
   });
 
-  it('an option value never appears in the error (it may be a secret)', async () => {
+  it('when an option is refused, then its value never appears in the error (it may be a secret)', async () => {
     const r = await cli(['call', 'kyc', '0712000001', '--secert=sk_live_never_print', '--url', url]);
     expect(r.code).toBe(2);
     expect(r.stderr).not.toContain('sk_live_never_print');
@@ -83,7 +83,7 @@ describe('the CLI refuses a command line it cannot act on (exit 2, nothing signe
 });
 
 describe('the CLI reads flags as flags', () => {
-  it('call kyc --hmac MSISDN signs with HMAC and sends MSISDN (the msisdn is not the value of --hmac)', async () => {
+  it('when call kyc --hmac MSISDN is run, then it signs with HMAC and sends MSISDN (the msisdn is not the value of --hmac)', async () => {
     const r = await cli(['call', 'kyc', '--hmac', '0712000001', '--key', 'k-hmac', '--secret', 'hmac-secret', '--url', url]);
     expect(r.code).toBe(0);
     expect(received).toHaveLength(1);
@@ -93,7 +93,7 @@ describe('the CLI reads flags as flags', () => {
     expect(q.get('sig')).toBe(createHmac('sha256', 'hmac-secret').update(`k-hmac${ts}`).digest('hex'));
   });
 
-  it('call sim_swap --max-age 24 sends max_age 24', async () => {
+  it('when call sim_swap --max-age 24 is run, then it sends max_age 24', async () => {
     const r = await cli(['call', 'sim_swap', '0712000001', '--max-age', '24', '--url', url]);
     expect(r.code).toBe(0);
     expect(JSON.parse(received[0].body)).toMatchObject({ msisdn: '0712000001', max_age: 24 });
@@ -108,7 +108,7 @@ describe('partners add and the partners file', () => {
     return { dir, file: join(dir, 'partners.json') };
   };
 
-  it('a malformed file gets an error that quotes none of it, whatever the defect', async () => {
+  it('when the file is malformed, whatever the defect, then the error quotes none of it', async () => {
     const valid = `{"partners": [{"name": "acme", "apiKey": "acme-key-1234", "secret": "${SECRET}", "operations": ["kyc"]}]}`;
     const malformed = [
       valid.slice(0, valid.indexOf(SECRET) + 20), // cut in the middle of the secret
@@ -133,7 +133,7 @@ describe('partners add and the partners file', () => {
     expect(new Set(messages)).toEqual(new Set(['verify-customer: partners file <file> is not valid JSON\n']));
   });
 
-  it('a failed add leaves the file as it was and no temp file holding the new secret', async () => {
+  it('when an add fails, then the file is left as it was, with no temp file holding the new secret', async () => {
     const { dir, file } = dirWith(JSON.stringify({ partners: [{ name: 'env', apiKey: 'env-key-1', secretEnv: 'NOT_SET_SECRET', operations: ['kyc'] }] }));
     const before = readFileSync(file, 'utf8');
     const r = await cli(['partners', 'add', 'Acme', '--file', file]);
@@ -144,14 +144,14 @@ describe('partners add and the partners file', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
   });
 
-  it('a misspelt option adds nothing', async () => {
+  it('when an option is misspelt, then nothing is added', async () => {
     const { dir, file } = dirWith('{"partners": []}');
     expectUsageError(await cli(['partners', 'add', 'Acme', '--file', file, '--operatoins', 'kyc']), /Unknown option '--operatoins'/);
     expect(readFileSync(file, 'utf8')).toBe('{"partners": []}');
     expect(readdirSync(dir)).toEqual(['partners.json']);
   });
 
-  it('a successful add leaves the file readable by its owner only (0600), even when it was 0644', async () => {
+  it('when an add succeeds, then the file is readable by its owner only (0600), even when it was 0644', async () => {
     const { dir, file } = dirWith('{"partners": []}');
     chmodSync(file, 0o644);
     const r = await cli(['partners', 'add', 'Acme', '--file', file, '--hmac']);
@@ -162,7 +162,7 @@ describe('partners add and the partners file', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ partners: [{ name: 'Acme', secret, signature: 'hmac-sha256' }] });
   });
 
-  it('a new file is created 0600', async () => {
+  it('when the file is new, then it is created 0600', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vc-cli-partners-'));
     const file = join(dir, 'partners.json');
     expect((await cli(['partners', 'add', 'Acme', '--file', file])).code).toBe(0);

@@ -19,32 +19,32 @@ describe('the verify-customer CLI', () => {
   });
   afterAll(() => h.close());
 
-  it('sign prints a query string the service accepts', async () => {
+  it('when sign is run, then it prints a query string the service accepts', async () => {
     const { io: cli, out } = io();
     expect(await runCli(['sign', '--key', 'demo-key', '--secret', 'demo-secret', '--timestamp', '1800000000'], cli)).toBe(0);
     expect(out).toEqual([`api_key=demo-key&timestamp=1800000000&sig=${md5Sig('demo-key', 'demo-secret', '1800000000')}`]);
   });
 
-  it('call kyc sends a signed request and prints the answer', async () => {
+  it('when call kyc is run, then it sends a signed request and prints the answer', async () => {
     const { io: cli, out } = io();
     expect(await runCli(['call', 'kyc', '0712000001', '--url', h.url], cli)).toBe(0);
     expect(out[0]).toBe('HTTP 200');
     expect(JSON.parse(out[1])).toEqual({ code: '00000', desc: 'Success', result: { msisdn: '0712000001', is_prepaid: 'true', is_active: 'true', is_valid: 'true' } });
   });
 
-  it('call sim_swap with an hmac partner and max_age', async () => {
+  it('when call sim_swap is run with an hmac partner and max_age, then it is answered', async () => {
     const { io: cli, out } = io({ VC_API_KEY: 'demo-hmac-key', VC_SECRET: 'demo-hmac-secret', VC_URL: h.url });
     expect(await runCli(['call', 'sim_swap', '255712000006', '--hmac', '--max-age', '24'], cli)).toBe(0);
     expect(asAnswer(JSON.parse(out[1])).result?.sim_swapped).toBe('true');
   });
 
-  it('call exits non-zero and prints the failure body when refused', async () => {
+  it('when the call is refused, then it exits non-zero and prints the failure body', async () => {
     const { io: cli, out } = io();
     expect(await runCli(['call', 'sim_swap', '255799999999', '--url', h.url], cli)).toBe(1);
     expect(out[0]).toBe('HTTP 404');
   });
 
-  it('partners add writes a valid partner with a 32-byte secret that can call at once after a reload', async () => {
+  it('when partners add is run, then it writes a valid partner with a 32-byte secret that can call at once after a reload', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vc-cli-'));
     const file = join(dir, 'partners.json');
     writeFileSync(file, readFileSync(join(__dirname, '../../fixtures/demo-partners.json')));
@@ -57,7 +57,7 @@ describe('the verify-customer CLI', () => {
     expect(await runCli(['partners', 'add', 'Acme Bank', '--file', file], io().io)).toBe(2);
   });
 
-  it('prints usage for an unknown command', async () => {
+  it('when the command is unknown, then it prints usage', async () => {
     const { io: cli, err } = io();
     expect(await runCli(['frobnicate'], cli)).toBe(2);
     expect(err.join('\n')).toMatch(/usage|verify-customer <command>/i);

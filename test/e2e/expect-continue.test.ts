@@ -3,7 +3,7 @@ import { buildRequest, expectContinue } from '../support/raw-http';
 import { DEMO, md5Sig, signedQuery } from '../support/signing';
 
 /*
- * Issue 16, item 7: `Expect: 100-continue` invites the body only once the request has been
+ * `Expect: 100-continue` invites the body only once the request has been
  * authenticated and its declared size accepted; a refused request gets its final answer
  * (401, 413) without a 100, and the connection is closed behind it.
  */
@@ -23,7 +23,7 @@ function gqlHeaders(): [string, string][] {
   return [['x-api-key', DEMO.apiKey], ['x-timestamp', ts], ['x-signature', md5Sig(DEMO.apiKey, DEMO.secret, ts)]];
 }
 
-describe('Expect: 100-continue (issue 16.7)', () => {
+describe('Expect: 100-continue (the body is invited only once the request is accepted)', () => {
   let h: Harness;
   const EVENTS_TOKEN = 'events-token-for-expect-continue';
   beforeAll(async () => { h = await startHarness({ env: { BODY_LIMIT_BYTES: String(LIMIT), EVENTS_TOKEN } }); });
@@ -32,7 +32,7 @@ describe('Expect: 100-continue (issue 16.7)', () => {
   describe('REST', () => {
     const body = () => JSON.stringify({ txn_id: txnId('c'), msisdn: '255712000001' });
 
-    it('an unsigned request gets 401 without 100 Continue, and the connection closes', async () => {
+    it('when the request is unsigned, then 401 without 100 Continue, and the connection closes', async () => {
       const b = body();
       const r = await expectContinue(h.server.port, head(KYC, b.length), b);
       expect(r.continued).toBe(false);
@@ -42,7 +42,7 @@ describe('Expect: 100-continue (issue 16.7)', () => {
       expect(r.closed).toBe(true);
     });
 
-    it('a wrong signature gets 401 without 100 Continue', async () => {
+    it('when the signature is wrong, then 401 without 100 Continue', async () => {
       const b = body();
       const ts = String(Math.floor(Date.now() / 1000));
       const r = await expectContinue(h.server.port, head(`${KYC}?api_key=${DEMO.apiKey}&timestamp=${ts}&sig=${'0'.repeat(32)}`, b.length), b);
@@ -50,7 +50,7 @@ describe('Expect: 100-continue (issue 16.7)', () => {
       expect(r.status).toBe(401);
     });
 
-    it('a signed request declaring a body over the limit gets 413 without 100 Continue', async () => {
+    it('when a signed request declares a body over the limit, then 413 without 100 Continue', async () => {
       const r = await expectContinue(h.server.port, head(`${KYC}?${signedQuery(DEMO)}`, LIMIT + 1), 'x'.repeat(LIMIT + 1));
       expect(r.continued).toBe(false);
       expect(r.status).toBe(413);
@@ -58,7 +58,7 @@ describe('Expect: 100-continue (issue 16.7)', () => {
       expect(r.elapsedMs).toBeLessThan(2000);
     });
 
-    it('a signed request within the limit gets 100 Continue, then its answer', async () => {
+    it('when a signed request is within the limit, then 100 Continue, then its answer', async () => {
       const b = body();
       const r = await expectContinue(h.server.port, head(`${KYC}?${signedQuery(DEMO)}`, b.length), b);
       expect(r.continued).toBe(true);
@@ -70,13 +70,13 @@ describe('Expect: 100-continue (issue 16.7)', () => {
   describe('the events route', () => {
     const body = JSON.stringify({ msisdn: '255712000001' });
 
-    it('without its bearer token gets 401 without 100 Continue', async () => {
+    it('when the bearer token is missing, then 401 without 100 Continue', async () => {
       const r = await expectContinue(h.server.port, head('/internal/events/sim-swap', body.length), body);
       expect(r.continued).toBe(false);
       expect(r.status).toBe(401);
     });
 
-    it('with its bearer token gets 100 Continue, then its answer', async () => {
+    it('when the bearer token is given, then 100 Continue, then its answer', async () => {
       const r = await expectContinue(h.server.port, head('/internal/events/sim-swap', body.length, [['Authorization', `Bearer ${EVENTS_TOKEN}`]]), body);
       expect(r.continued).toBe(true);
       expect(r.status).toBe(200);
@@ -86,7 +86,7 @@ describe('Expect: 100-continue (issue 16.7)', () => {
   describe('GraphQL', () => {
     const query = JSON.stringify({ query: '{ kyc(msisdn: "255712000001") { isValid } }' });
 
-    it('an unsigned request gets 401 without 100 Continue', async () => {
+    it('when the request is unsigned, then 401 without 100 Continue', async () => {
       const r = await expectContinue(h.server.port, head('/graphql', query.length), query);
       expect(r.continued).toBe(false);
       expect(r.status).toBe(401);
@@ -94,20 +94,20 @@ describe('Expect: 100-continue (issue 16.7)', () => {
       expect(r.headers.get('connection')).toBe('close');
     });
 
-    it('a request signed in headers declaring a body over the limit gets 413 without 100 Continue', async () => {
+    it('when a request signed in headers declares a body over the limit, then 413 without 100 Continue', async () => {
       const r = await expectContinue(h.server.port, head('/graphql', LIMIT + 1, gqlHeaders()), 'x'.repeat(LIMIT + 1));
       expect(r.continued).toBe(false);
       expect(r.status).toBe(413);
     });
 
-    it('a request signed in headers gets 100 Continue, then its answer', async () => {
+    it('when a request is signed in headers, then 100 Continue, then its answer', async () => {
       const r = await expectContinue(h.server.port, head('/graphql', query.length, gqlHeaders()), query);
       expect(r.continued).toBe(true);
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ data: { kyc: { isValid: true } } });
     });
 
-    it('a request signed in the query string gets 100 Continue, then its answer', async () => {
+    it('when a request is signed in the query string, then 100 Continue, then its answer', async () => {
       const r = await expectContinue(h.server.port, head(`/graphql?${signedQuery(DEMO)}`, query.length), query);
       expect(r.continued).toBe(true);
       expect(r.status).toBe(200);

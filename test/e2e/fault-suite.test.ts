@@ -15,7 +15,7 @@ import { DEMO, signedQuery } from '../support/signing';
 import { LoadRequest, Sample, SteadyLoad, startSteadyLoad } from '../support/steady-load';
 
 /*
- * Issue #7, item 2: steady open-loop load on loopback while one thing goes wrong at a time.
+ * Faults under load: steady open-loop load on loopback while one thing goes wrong at a time.
  * Every reply is checked (status allowed for the condition, body in the operation's shape,
  * docs/openapi.yaml); a reply that fails a check is malformed, a request without a reply is
  * missing, and both must be 0 in every scenario. Each scenario then checks what the contract
@@ -122,7 +122,7 @@ const simState = (s: string) => (r: { upstreams: Record<string, string> }) => r.
 // ---- scenarios -----------------------------------------------------------------------------
 
 describe('the load driver', () => {
-  it('counts a wrong reply as malformed and a dropped connection as missing', async () => {
+  it('when a reply is wrong or a connection dropped, then the load driver counts it as malformed or missing', async () => {
     // One behaviour per last digit of the msisdn: the checks this suite relies on must be able to fail.
     const replies: Array<(res: ServerResponse, msisdn: string) => void> = [
       (res, m) => json(res, 200, { code: '00000', desc: 'Success', result: { msisdn: m, is_prepaid: 'true', is_active: 'true', is_valid: 'true' } }),
@@ -164,7 +164,7 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 describe('faults under steady load', () => {
-  it('HLR slower than its timeout: 9999 within the timeout, cached numbers answered stale, then recovery', async () => {
+  it('when the HLR is slower than its timeout, then 9999 comes within the timeout, cached numbers are answered stale, and it recovers', async () => {
     const { h, sim, watch, facts, transitions, close } = await stack();
     try {
       const l = load(h.url, mixed());
@@ -211,7 +211,7 @@ describe('faults under steady load', () => {
     }
   });
 
-  it('HLR failing half its calls: every answer well-formed, cached numbers stale, the breaker trips and recovers', async () => {
+  it('when the HLR fails half its calls, then every answer is well-formed, cached numbers are stale, and the breaker trips and recovers', async () => {
     const { h, sim, watch, facts, transitions, close } = await stack();
     try {
       const l = load(h.url, mixed());
@@ -263,7 +263,7 @@ describe('faults under steady load', () => {
     }
   });
 
-  it('HLR down then up: the breaker opens, 9999 comes fast without calling the HLR, then it recovers', async () => {
+  it('when the HLR is down then up, then the breaker opens, 9999 comes fast without calling the HLR, and it recovers', async () => {
     const { h, sim, watch, facts, transitions, close } = await stack();
     try {
       const l = load(h.url, mixed());
@@ -315,7 +315,7 @@ describe('faults under steady load', () => {
     }
   });
 
-  it('SIM management down while the HLR is fine: KYC unaffected, SIM swap 9999, then recovery', async () => {
+  it('when SIM management is down while the HLR is fine, then KYC is unaffected, SIM swap is 9999, and it recovers', async () => {
     const { h, sim, watch, transitions, close } = await stack();
     try {
       const l = load(h.url, mixed());
@@ -359,7 +359,7 @@ describe('faults under steady load', () => {
     beforeAll(async () => { redis = await startRedis(); });
     afterAll(async () => { await redis?.stop(); });
 
-    it('Redis killed mid-load and restarted: every request answered 200, degraded, then back on Redis', async () => {
+    it('when Redis is killed mid-load and restarted, then every request is answered 200, degraded, then back on Redis', async () => {
       const { h, watch, close } = await stack({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'fault:' });
       try {
         const l = load(h.url, mixed());
@@ -404,7 +404,7 @@ describe('faults under steady load', () => {
     afterAll(async () => { await sim?.close(); });
     afterEach(() => sim.resetFaults());
 
-    it('SIGHUP partner reloads under load: no request fails, and the new partner is served', async () => {
+    it('when partners are reloaded with SIGHUP under load, then no request fails and the new partner is served', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'vc-fault-hup-'));
       const file = join(dir, 'partners.json');
       const bank = { name: 'bank', apiKey: 'bank-key', secret: 'bank-secret', operations: ['kyc', 'sim_swap'] };
@@ -459,7 +459,7 @@ describe('faults under steady load', () => {
       }
     });
 
-    it('SIGTERM under load: not ready first, still serving through the delay, in-flight requests complete, later ones refused, exit 0', async () => {
+    it('when SIGTERM comes under load, then it is not ready first, still serves through the delay, completes in-flight requests, refuses later ones and exits 0', async () => {
       // Upstream calls take 300 ms, so at the signal dozens of requests are in flight.
       sim.setFault('hlr', { latencyMs: 300 });
       sim.setFault('sim', { latencyMs: 300 });

@@ -8,7 +8,7 @@ import { DEMO, signedQuery } from '../support/signing';
 import { Sample, SteadyLoad, startSteadyLoad } from '../support/steady-load';
 
 /*
- * Issue 15: the fleet of CONTRACT §10 (HAProxy, three instances, a Redis Cluster of three
+ * The fleet of CONTRACT §10 (HAProxy, three instances, a Redis Cluster of three
  * masters with a replica each, the simulator) under steady load through the balancer, one
  * fleet event at a time. Figures: docs/fleet.md, "Fleet faults under load".
  */
@@ -101,7 +101,7 @@ async function kyc(baseUrl: string, txnId: string, msisdn = '255712000001'): Pro
 }
 
 describe('the fleet under steady load through HAProxy', () => {
-  it('rolling restart of all three instances (SIGTERM, wait until back in rotation, next): 0 failed requests', async () => {
+  it('when all three instances restart in turn (SIGTERM, back in rotation, next), then 0 requests fail', async () => {
     const traffic = load([200]);
     await sleep(1000);
     const exits: Array<number | null> = [];
@@ -121,7 +121,7 @@ describe('the fleet under steady load through HAProxy', () => {
     expect(row.sent).toBeGreaterThan(RATE * 3);
   });
 
-  it('one instance SIGKILLed: only requests in flight on it fail, and HAProxy stops sending to it within its check interval', async () => {
+  it('when one instance is SIGKILLed, then only requests in flight on it fail, and HAProxy stops sending to it within its check interval', async () => {
     const traffic = load([200]);
     await sleep(1000);
     const victim = fleet.instance('i2');
@@ -145,7 +145,7 @@ describe('the fleet under steady load through HAProxy', () => {
     await fleet.waitInRotation('i2', 15_000);
   });
 
-  it('the same txn_id sent to the three instances at once, a thousand times: exactly one fresh answer each, the rest replay or 409', async () => {
+  it('when the same txn_id goes to the three instances at once, a thousand times, then each gets exactly one fresh answer and the rest replay or 409', async () => {
     const run = `X${Date.now().toString(36)}`;
     const tallies = { fresh: 0, replayed: 0, conflict: 0, other: 0, idsWithOneFresh: 0 };
     for (let batch = 0; batch < 10; batch++) {
@@ -168,7 +168,7 @@ describe('the fleet under steady load through HAProxy', () => {
     expect(tallies.replayed + tallies.conflict).toBe(2000);
   });
 
-  it('a Redis master killed: its replica is promoted, answers stay well-formed, and no acknowledged txn_id is lost', async () => {
+  it('when a Redis master is killed, then its replica is promoted, answers stay well-formed, and no acknowledged txn_id is lost', async () => {
     await fleet.redis.rememberReplicas();
     // Acknowledged claims: answered fresh (200) through the balancer, some well before the kill...
     const run = `M${Date.now().toString(36)}`;
@@ -214,7 +214,7 @@ describe('the fleet under steady load through HAProxy', () => {
     await fleet.redis.waitHealthy(30_000);
   });
 
-  it('the whole Redis Cluster gone, then back: degraded mode, then back on Redis, nothing wrong in between', async () => {
+  it('when the whole Redis Cluster goes and comes back, then the fleet is degraded, then back on Redis, with nothing wrong in between', async () => {
     const traffic = load([200, 503]);
     await sleep(1000);
     await fleet.redis.killAll();

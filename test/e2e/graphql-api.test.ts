@@ -2,6 +2,7 @@ import { IntrospectionQuery, getIntrospectionQuery } from 'graphql';
 import { dataOf, firstError, gql } from '../support/graphql-client';
 import { Harness, startHarness, txnId } from '../support/harness';
 import { DEMO, DEMO_DISABLED, DEMO_KYC_ONLY, md5Sig, signedQuery } from '../support/signing';
+import { until } from '../support/until';
 
 const ISO_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 
@@ -11,18 +12,18 @@ describe('GraphQL API over HTTP', () => {
   afterAll(() => h.close());
   beforeEach(() => h.sim.resetCalls());
 
-  it('kyc answers real booleans and echoes the msisdn as sent', async () => {
+  it('when kyc is asked, then it answers real booleans and echoes the msisdn as sent', async () => {
     const r = await gql(h, '{ kyc(msisdn: "0712000002") { msisdn isPrepaid isActive isValid } }');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ data: { kyc: { msisdn: '0712000002', isPrepaid: false, isActive: true, isValid: true } } });
   });
 
-  it('kyc of a well-formed number that is not a subscriber is a success with every fact false', async () => {
+  it('when kyc is asked for a well-formed number that is not a subscriber, then it is a success with every fact false', async () => {
     const r = await gql(h, '{ kyc(msisdn: "255712999901") { isPrepaid isActive isValid } }');
     expect(r.body).toEqual({ data: { kyc: { isPrepaid: false, isActive: false, isValid: false } } });
   });
 
-  it('simSwap of a recently swapped number gives an ISO 8601 date-time with a numeric offset', async () => {
+  it('when simSwap is asked for a recently swapped number, then it gives an ISO 8601 date-time with a numeric offset', async () => {
     const r = await gql(h, '{ simSwap(msisdn: "+255712000006") { msisdn simSwapped simSwappedAt } }');
     const { simSwap } = dataOf(r);
     expect(simSwap).toMatchObject({ msisdn: '+255712000006', simSwapped: true });
@@ -32,12 +33,12 @@ describe('GraphQL API over HTTP', () => {
     expect(ageH).toBeLessThan(3.1);
   });
 
-  it('simSwap with a window shorter than the swap says false and has no date', async () => {
+  it('when simSwap has a window shorter than the swap, then it says false and has no date', async () => {
     const r = await gql(h, '{ simSwap(msisdn: "255712000006", maxAgeHours: 1) { simSwapped simSwappedAt } }');
     expect(r.body).toEqual({ data: { simSwap: { simSwapped: false, simSwappedAt: null } } });
   });
 
-  it('simSwap of a number that is not a subscriber is a 11111 error and no data', async () => {
+  it('when simSwap is asked for a number that is not a subscriber, then a 11111 error and no data', async () => {
     const r = await gql(h, '{ simSwap(msisdn: "255712999902") { simSwapped } }');
     expect(r.status).toBe(200);
     expect(r.body.data).toBeNull();
@@ -49,7 +50,7 @@ describe('GraphQL API over HTTP', () => {
     }]);
   });
 
-  it('a malformed msisdn or an out-of-range maxAgeHours is a 11111 naming the problem, without an upstream call', async () => {
+  it('when the msisdn is malformed or maxAgeHours out of range, then a 11111 naming the problem, without an upstream call', async () => {
     const malformed = await gql(h, '{ kyc(msisdn: "07-12") { isValid } }');
     const badWindow = await gql(h, '{ simSwap(msisdn: "255712000001", maxAgeHours: 0) { simSwapped } }');
     expect(firstError(malformed).extensions).toEqual({ code: '11111', desc: 'Error Process: msisdn is malformed' });
@@ -58,7 +59,7 @@ describe('GraphQL API over HTTP', () => {
   });
 
   describe('txnId follows the REST txn_id rules', () => {
-    it('a retry with the same txnId gets the stored answer, marked Idempotent-Replayed', async () => {
+    it('when a retry has the same txnId, then it gets the stored answer, marked Idempotent-Replayed', async () => {
       const id = txnId('g');
       const q = `{ kyc(msisdn: "255712000003", txnId: "${id}") { msisdn isActive isValid } }`;
       const first = await gql(h, q);
@@ -69,7 +70,7 @@ describe('GraphQL API over HTTP', () => {
       expect(again.headers.get('idempotent-replayed')).toBe('true');
     });
 
-    it('the same txnId for another number is a 11111 conflict', async () => {
+    it('when the same txnId comes for another number, then a 11111 conflict', async () => {
       const id = txnId('g');
       await gql(h, `{ simSwap(msisdn: "255712000001", txnId: "${id}") { simSwapped } }`);
       const r = await gql(h, `{ simSwap(msisdn: "255712000002", txnId: "${id}") { simSwapped } }`);
@@ -77,7 +78,7 @@ describe('GraphQL API over HTTP', () => {
       expect(firstError(r).extensions).toEqual({ code: '11111', desc: 'Error Process: txn_id already used for a different request' });
     });
 
-    it('a txn_id used over REST is the same txn_id for GraphQL', async () => {
+    it('when a txn_id was used over REST, then it is the same txn_id for GraphQL', async () => {
       const id = txnId('g');
       const rest = await h.post('kyc', { txn_id: id, msisdn: '255712000005' });
       expect(rest.status).toBe(200);
@@ -86,14 +87,14 @@ describe('GraphQL API over HTTP', () => {
       expect(r.headers.get('idempotent-replayed')).toBe('true');
     });
 
-    it('a malformed txnId is refused naming txnId', async () => {
+    it('when the txnId is malformed, then it is refused naming txnId', async () => {
       const r = await gql(h, '{ kyc(msisdn: "255712000001", txnId: "has space") { isValid } }');
       expect(firstError(r).extensions.desc).toBe('Error Process: txnId must be 1-25 characters of A-Z a-z 0-9 . _ : -');
     });
   });
 
   describe('authentication as REST', () => {
-    it('accepts the credentials as x-api-key, x-timestamp and x-signature headers', async () => {
+    it('when the credentials come as x-api-key, x-timestamp and x-signature headers, then they are accepted', async () => {
       const ts = String(Math.floor(Date.now() / 1000));
       const r = await gql(h, '{ kyc(msisdn: "255712000001") { isValid } }', undefined, {
         qs: '', headers: { 'x-api-key': DEMO.apiKey, 'x-timestamp': ts, 'x-signature': md5Sig(DEMO.apiKey, DEMO.secret, ts) },
@@ -117,7 +118,7 @@ describe('GraphQL API over HTTP', () => {
       expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
     });
 
-    it('applies the partner\'s allowed operations per field', async () => {
+    it("when a field's operation is not allowed to the partner, then that field is refused", async () => {
       const r = await gql(h, '{ kyc(msisdn: "255712000001") { isValid } simSwap(msisdn: "255712000001") { simSwapped } }',
         undefined, { qs: signedQuery(DEMO_KYC_ONLY) });
       expect(r.status).toBe(200);
@@ -132,7 +133,7 @@ describe('GraphQL API over HTTP', () => {
   });
 
   describe('limits', () => {
-    it('refuses a query costing more than 200 upstream lookups with 400, before any upstream call', async () => {
+    it('when a query costs more than 200 upstream lookups, then 400, before any upstream call', async () => {
       const many = Array.from({ length: 100 }, (_, i) => `2557121${String(i).padStart(5, '0')}`);
       const r = await gql(h, `query($m: [String!]!) {
         verifyCustomers(msisdns: $m) { kyc { isValid } simSwap { simSwapped } }
@@ -144,14 +145,14 @@ describe('GraphQL API over HTTP', () => {
       expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
     });
 
-    it('refuses a query deeper than the limit with 400', async () => {
+    it('when a query is deeper than the limit, then 400', async () => {
       const r = await gql(h, '{ verifyCustomers(msisdns: []) { kyc { isValid { a { b } } } } }');
       expect(r.status).toBe(400);
       expect((r.body.errors ?? []).map((e) => e.message))
         .toContain('Error Process: query depth 5 exceeds the limit of 4');
     });
 
-    it('keeps introspection off by default', async () => {
+    it('when nothing is set, then introspection is off', async () => {
       for (const q of ['{ __schema { queryType { name } } }', '{ __type(name: "Kyc") { name } }']) {
         const r = await gql(h, q);
         expect(r.status).toBe(400);
@@ -159,7 +160,7 @@ describe('GraphQL API over HTTP', () => {
       }
     });
 
-    it('does not suggest field names to a caller who may not introspect', async () => {
+    it('when a caller may not introspect, then field names are not suggested', async () => {
       const r = await gql(h, '{ kycc(msisdn: "255712000001") { isValid } }');
       expect(r.status).toBe(400);
       expect(firstError(r).message).toBe('Error Process: Cannot query field "kycc" on type "Query".');
@@ -167,7 +168,7 @@ describe('GraphQL API over HTTP', () => {
   });
 
   describe('HTTP', () => {
-    it('blocks a simple (CSRF-able) POST with 400 and makes no upstream call', async () => {
+    it('when a simple (CSRF-able) POST comes, then 400 and no upstream call', async () => {
       const res = await fetch(`${h.url}/graphql?${signedQuery(DEMO)}`, {
         method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"query":"{ kyc(msisdn: \\"255712000001\\") { isValid } }"}',
       });
@@ -178,7 +179,7 @@ describe('GraphQL API over HTTP', () => {
       expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
     });
 
-    it('answers a body that is not JSON with 400 and a 11111 in the GraphQL error shape', async () => {
+    it('when the body is not JSON, then 400 and a 11111 in the GraphQL error shape', async () => {
       const res = await fetch(`${h.url}/graphql?${signedQuery(DEMO)}`, {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":',
       });
@@ -187,14 +188,14 @@ describe('GraphQL API over HTTP', () => {
         extensions: { code: '11111', desc: 'Error Process: body is not valid JSON' } }] });
     });
 
-    it('serves no landing page: GET is 405 with Allow: POST', async () => {
+    it('when GET is used, then 405 with Allow: POST: no landing page', async () => {
       const res = await fetch(`${h.url}/graphql?${signedQuery(DEMO)}`, { headers: { accept: 'text/html' } });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     });
 
-    it('counts GraphQL requests in the metrics under interface="graphql"', async () => {
+    it('when GraphQL requests are served, then they are counted under interface="graphql"', async () => {
       await gql(h, '{ kyc(msisdn: "255712000001") { isValid } }');
       const text = await (await fetch(`${h.url}/metrics`)).text();
       expect(text).toMatch(/verify_requests_total\{[^}]*interface="graphql"[^}]*code="00000"[^}]*status="200"[^}]*\} [1-9]/);
@@ -207,7 +208,7 @@ describe('GraphQL with GRAPHQL_INTROSPECTION=true', () => {
   beforeAll(async () => { h = await startHarness({ env: { GRAPHQL_INTROSPECTION: 'true' } }); });
   afterAll(() => h.close());
 
-  it('answers the standard introspection query, which the depth limit does not count', async () => {
+  it('when the standard introspection query comes, then it is answered: the depth limit does not count it', async () => {
     const r = await gql<IntrospectionQuery>(h, getIntrospectionQuery());
     expect(r.status).toBe(200);
     const names = dataOf(r).__schema.types.map((t) => t.name);
@@ -220,10 +221,11 @@ describe('GraphQL during shutdown', () => {
   beforeAll(async () => { h = await startHarness(); });
   afterAll(() => h.close());
 
-  it('lets an in-flight query finish while the server drains, then accepts no more connections', async () => {
+  it('when the server drains, then an in-flight query finishes and no more connections are accepted', async () => {
     h.sim.setFault('hlr', { latencyMs: 300 });
+    const hlrCalls = h.sim.calls().hlr;
     const inFlight = gql(h, '{ kyc(msisdn: "255712000001") { isValid } }');
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => h.sim.calls().hlr > hlrCalls, 'the query\'s lookup at the HLR');
     const closed = h.server.close();
     const r = await inFlight;
     expect(r.status).toBe(200);

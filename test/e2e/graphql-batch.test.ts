@@ -34,7 +34,7 @@ describe('verifyCustomers', () => {
     h.sim.resetFaults();
   });
 
-  it('answers a batch of duplicates, spellings, malformed numbers and non-subscribers, one call per distinct number per upstream', async () => {
+  it('when a batch holds duplicates, spellings, malformed numbers and non-subscribers, then it is answered with one call per distinct number per upstream', async () => {
     const sent = ['255712000001', '0712000001', '+255712000001', '712000001', '00255712000001',
       'abc', '12345', '255712999999', '0712999999', '255712000006', '255712000002', '255712000002'];
     const r = await gql(h, `query($m: [String!]!) {
@@ -67,7 +67,7 @@ describe('verifyCustomers', () => {
     expect(h.sim.calls()).toEqual({ hlr: 4, sim: 4, crm: 0 });
   });
 
-  it('fetches only the facts selected: a KYC-only batch makes no SIM-management call', async () => {
+  it('when a batch selects KYC only, then only those facts are fetched and SIM management is not called', async () => {
     const r = await gql(h, 'query($m: [String!]!) { verifyCustomers(msisdns: $m) { msisdn kyc { isValid } } }',
       { m: ['255712000001', '255712000004'] });
     expect(dataOf(r).verifyCustomers).toEqual([
@@ -77,20 +77,20 @@ describe('verifyCustomers', () => {
     expect(h.sim.calls()).toEqual({ hlr: 2, sim: 0, crm: 0 });
   });
 
-  it('honours @skip: a skipped SIM-swap selection makes no SIM-management call', async () => {
+  it('when @skip skips the SIM-swap selection, then SIM management is not called', async () => {
     const r = await gql(h, `query($m: [String!]!, $noSim: Boolean!) {
       verifyCustomers(msisdns: $m) { msisdn simSwap @skip(if: $noSim) { simSwapped } } }`, { m: ['255712000001'], noSim: true });
     expect(dataOf(r).verifyCustomers).toEqual([{ msisdn: '255712000001' }]);
     expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 
-  it('answers a batch of 100 distinct numbers', async () => {
+  it('when a batch holds 100 distinct numbers, then it is answered', async () => {
     const r = await gql(h, BATCH, { m: numbers(100) });
     expect(dataOf(r).verifyCustomers).toHaveLength(100);
     expect(h.sim.calls()).toEqual({ hlr: 100, sim: 100, crm: 0 });
   });
 
-  it('refuses a batch of 101 numbers with a 11111 and asks no upstream', async () => {
+  it('when a batch holds 101 numbers, then 11111 and no upstream is asked', async () => {
     const r = await gql(h, BATCH, { m: numbers(101) });
     expect(r.status).toBe(200);
     expect(r.body.data).toBeNull();
@@ -101,7 +101,7 @@ describe('verifyCustomers', () => {
     expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 
-  it('lets a KYC-only partner batch KYC but refuses it SIM swap in a batch, asking no upstream', async () => {
+  it('when a KYC-only partner batches, then KYC is allowed and SIM swap refused, asking no upstream', async () => {
     const ok = await gql(h, 'query($m: [String!]!) { verifyCustomers(msisdns: $m) { kyc { isValid } } }', { m: ['255712000001'] },
       signedQuery(DEMO_KYC_ONLY));
     expect(ok.body).toEqual({ data: { verifyCustomers: [{ kyc: { isValid: true } }] } });
@@ -114,7 +114,7 @@ describe('verifyCustomers', () => {
     expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 
-  it('when SIM management fails, each item carries a 9999 and keeps its KYC; the batch itself succeeds', async () => {
+  it('when SIM management fails, then each item carries a 9999 and keeps its KYC, and the batch itself succeeds', async () => {
     h.sim.setFault('sim', { errorRate: 1 });
     const r = await gql(h, BATCH, { m: ['255712000001', 'nope'] });
     expect(r.status).toBe(200);
@@ -148,8 +148,8 @@ describe('verifyCustomers under a partner rate limit', () => {
     h = await startHarness({ env: { PARTNERS_FILE: file } });
   });
 
-  it('refuses a batch that costs more than the burst, naming the burst, even with a full bucket', async () => {
-    // Issue 11 item 2: the cost was capped at the burst, so 10 numbers went through for 5 tokens.
+  it('when a batch costs more than the burst, then it is refused naming the burst, even with a full bucket', async () => {
+    // A cost capped at the burst would let 10 numbers through for 5 tokens: the whole cost is charged.
     const r = batchReply(await gql(h, KYC_BATCH, { m: numbers(10) }, signedQuery(SMALL)));
     expect(r.items).toBeUndefined();
     expect(r.errors?.[0]?.extensions.code).toBe('11111');
@@ -160,7 +160,7 @@ describe('verifyCustomers under a partner rate limit', () => {
     expect(ok.items).toHaveLength(5);
   });
 
-  it('keeps the KYC half\'s tokens when the SIM-swap half of a batch is refused', async () => {
+  it("when the SIM-swap half of a batch is refused, then the KYC half's tokens are kept", async () => {
     const first = batchReply(await gql(h, BATCH, { m: numbers(3) }, signedQuery(HALVES))); // 6 of 10 tokens
     expect(first.items).toHaveLength(3);
     const refused = batchReply(await gql(h, BATCH, { m: numbers(3, 10) }, signedQuery(HALVES))); // 6 more: refused whole
@@ -172,7 +172,7 @@ describe('verifyCustomers under a partner rate limit', () => {
   });
   afterAll(() => h.close());
 
-  it('charges one token per number and operation, so a second 10-number batch over a burst of 25 is refused', async () => {
+  it('when a second 10-number batch comes over a burst of 25, then it is refused: one token per number and operation', async () => {
     const first = await gql(h, BATCH, { m: numbers(10) }, signedQuery(TIGHT));
     expect(dataOf(first).verifyCustomers).toHaveLength(10);
     h.sim.resetCalls();

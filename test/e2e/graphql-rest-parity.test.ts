@@ -46,7 +46,7 @@ describe.each(['UTC', 'Africa/Dar_es_Salaam'])('GraphQL and REST report the same
   beforeAll(async () => { h = await startHarness({ env: { TIMEZONE: zone } }); });
   afterAll(() => h.close());
 
-  it('for every number of the demo fixture, in single queries and in one batch', async () => {
+  it('when every number of the demo fixture is asked, in single queries and in one batch, then both report the same facts', async () => {
     const rest = new Map<string, Facts>();
     for (const m of NUMBERS) rest.set(m, await viaRest(h, m));
 

@@ -2,7 +2,7 @@ import { dataOf, gql } from '../support/graphql-client';
 import { Harness, startHarness } from '../support/harness';
 
 /*
- * Issue 12 item 5: internal apps see over GraphQL what CAMARA now tells partners — the line's
+ * Internal apps see over GraphQL what CAMARA now tells partners — the line's
  * tenure and contract type on Kyc, the latest SIM change on SimSwap — from the same cached facts.
  * Demo fixture (fixtures/demo-subscribers.json), times relative to the simulator's start.
  */
@@ -17,7 +17,7 @@ describe('GraphQL tenure and latest SIM change (CAMARA facts for internal apps)'
 
   const ageOf = (iso: string | null | undefined) => (iso ? Date.now() - Date.parse(iso) : NaN);
 
-  it('Kyc carries tenureSince and contractType for valid lines, null for lines that are not', async () => {
+  it('when the line is valid, then Kyc carries tenureSince and contractType; when it is not, then null', async () => {
     const r = await gql(h, `{
       prepaid: kyc(msisdn: "255712000001") { tenureSince contractType }
       postpaid: kyc(msisdn: "255712000002") { tenureSince contractType }
@@ -36,7 +36,7 @@ describe('GraphQL tenure and latest SIM change (CAMARA facts for internal apps)'
     expect(d.unknown).toEqual({ isValid: false, tenureSince: null, contractType: null });
   });
 
-  it('SimSwap carries latestSimChangeAt whatever the window: the latest swap, else the current SIM\'s activation', async () => {
+  it("when SimSwap is asked with any window, then latestSimChangeAt is the latest swap, else the current SIM's activation", async () => {
     const r = await gql(h, `{
       swapped: simSwap(msisdn: "255712000006") { simSwapped simSwappedAt latestSimChangeAt }
       outside: simSwap(msisdn: "255712000007", maxAgeHours: 24) { simSwapped simSwappedAt latestSimChangeAt }
@@ -56,7 +56,7 @@ describe('GraphQL tenure and latest SIM change (CAMARA facts for internal apps)'
     expect(Math.round(ageOf(d.never?.latestSimChangeAt) / DAY)).toBe(400);
   });
 
-  it('the legacy REST bodies stay exactly as the contract says (no tenure fields)', async () => {
+  it('when legacy REST answers, then its bodies stay exactly as the contract says (no tenure fields)', async () => {
     const kyc = await h.post('kyc', { txn_id: 'gql-tenure-1', msisdn: '255712000001' });
     expect(kyc.body).toEqual({ code: '00000', desc: 'Success', result: { msisdn: '255712000001', is_prepaid: 'true', is_active: 'true', is_valid: 'true' } });
     const swap = await h.post('sim_swap', { txn_id: 'gql-tenure-2', msisdn: '255712000002' });

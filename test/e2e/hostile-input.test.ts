@@ -10,7 +10,7 @@ import { RawReply, buildRequest, headerSource, rawRequest, trickle } from '../su
 import { DEMO, signedQuery } from '../support/signing';
 
 /*
- * Hostile input (issue #7, item 3). Whatever a caller sends, it gets a well-formed answer in
+ * Hostile input. Whatever a caller sends, it gets a well-formed answer in
  * the operation's shape (validated against docs/openapi.yaml), with the status the contract
  * gives that input, and never 500/9999; transport abuse (slow or oversized requests, header
  * floods) gets a bare 4xx and a closed connection at worst. Properties run with a fixed seed:
@@ -205,7 +205,7 @@ describe('hostile input on the REST operations', () => {
     buildRequest({ target: target(op), headers: [['Content-Type', 'application/json'], ...headers], body });
 
   describe.each(OPS)('%s', (op) => {
-    it('random field values, wrong types, duplicate keys and __proto__/constructor keys get the status the contract gives them', async () => {
+    it('when field values are random, of wrong types, duplicate keys or __proto__/constructor keys, then they get the status the contract gives them', async () => {
       await fc.assert(fc.asyncProperty(fieldsArb, fc.subarray(['txn_id', 'msisdn']), async (f, omit) => {
         const text = withFreshTxnIds(render(f, omit.length < 2 ? omit : []));
         const r = await h.post(op, text);
@@ -213,7 +213,7 @@ describe('hostile input on the REST operations', () => {
       }), params(150));
     });
 
-    it('random JSON documents get 400 11111 (or 413 when over the limit)', async () => {
+    it('when the body is a random JSON document, then 400 11111 (or 413 when over the limit)', async () => {
       await fc.assert(fc.asyncProperty(fc.jsonValue({ maxDepth: 6 }), async (v) => {
         const text = JSON.stringify(v) ?? 'null';
         const r = await h.post(op, text);
@@ -221,7 +221,7 @@ describe('hostile input on the REST operations', () => {
       }), params());
     });
 
-    it('random text and almost-JSON get 400 11111', async () => {
+    it('when the body is random text or almost-JSON, then 400 11111', async () => {
       const almostJson = fc.tuple(fc.json({ maxDepth: 3 }), fc.nat(), fc.string({ unit: 'binary', maxLength: 3 }), fc.nat({ max: 3 }))
         .map(([json, at, insert, cut]) => json.slice(0, at % (json.length + 1)) + insert + json.slice((at % (json.length + 1)) + cut));
       await fc.assert(fc.asyncProperty(fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), almostJson), async (text) => {
@@ -230,7 +230,7 @@ describe('hostile input on the REST operations', () => {
       }), params());
     });
 
-    it('random bytes, and invalid UTF-8 inside a valid body, get 400 11111', async () => {
+    it('when the body is random bytes, or a valid body holds invalid UTF-8, then 400 11111', async () => {
       const splice = fc.tuple(fc.uint8Array({ minLength: 1, maxLength: 8 }), fc.constantFrom('msisdn', 'txn_id', 'extra'));
       await fc.assert(fc.asyncProperty(fc.oneof(fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)), splice.map(([bytes, where]) => {
         const parts = { txn_id: `"${txnId('u8')}"`, msisdn: '"255712000001"', extra: '"x"' } as Record<string, string>;
@@ -257,7 +257,7 @@ describe('hostile input on the REST operations', () => {
       expect(JSON.stringify(r.body)).toMatch(/not valid (UTF-8|JSON)/);
     });
 
-    it('a valid body with a UTF-8 BOM, or with unicode in ignored fields, is answered normally', async () => {
+    it('when a valid body has a UTF-8 BOM or unicode in ignored fields, then it is answered normally', async () => {
       const note = JSON.stringify('caf\u00e9 \u{1f600} \u202e\u0000 \ufeff \u0301');
       for (const body of [`\ufeff{"txn_id":"${txnId()}","msisdn":"255712000001"}`, `{"txn_id":"${txnId()}","msisdn":"255712000001","note":${note}}`]) {
         const r = await h.post(op, body);
@@ -282,7 +282,7 @@ describe('hostile input on the REST operations', () => {
       expectAnswer(op, 'unicode', r, 400);
     });
 
-    it('__proto__, constructor and prototype keys are data: they neither fill missing fields nor pollute any prototype', async () => {
+    it('when __proto__, constructor or prototype keys are sent, then they are data: they neither fill missing fields nor pollute any prototype', async () => {
       const polluting = [
         `{"__proto__":{"txn_id":"${txnId()}","msisdn":"255712000001","polluted":true}}`,
         `{"constructor":{"prototype":{"txn_id":"${txnId()}","msisdn":"255712000001","polluted":true}}}`,
@@ -300,7 +300,7 @@ describe('hostile input on the REST operations', () => {
       expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeBefore);
     });
 
-    it('deep nesting gets the contract\'s answer, never a stack overflow', async () => {
+    it("when the body is deeply nested, then it gets the contract's answer, never a stack overflow", async () => {
       const cases: [string, string, Harness, number][] = [
         ['arrays 4,000 deep', `{"txn_id":"${txnId()}","msisdn":"255712000001","x":${'['.repeat(4000)}${']'.repeat(4000)}}`, h, BODY_LIMIT],
         ['objects 1,300 deep', `{"txn_id":"${txnId()}","msisdn":"255712000001","x":${'{"a":'.repeat(1300)}1${'}'.repeat(1300)}}`, h, BODY_LIMIT],
@@ -316,7 +316,7 @@ describe('hostile input on the REST operations', () => {
       }
     });
 
-    it('huge strings and bodies get 400 or 413 11111, or a closed connection once the body is far over the limit', async () => {
+    it('when strings and bodies are huge, then 400 or 413 11111, or a closed connection once the body is far over the limit', async () => {
       const fresh = () => txnId();
       const within: [string, string][] = [
         ['an 8,000-character msisdn', `{"txn_id":"${fresh()}","msisdn":"${'7'.repeat(8000)}"}`],
@@ -346,7 +346,7 @@ describe('hostile input on the REST operations', () => {
       }
     });
 
-    it('a gzip-encoded valid body is read (body limits apply to the inflated size)', async () => {
+    it('when a valid body is gzip-encoded, then it is read (body limits apply to the inflated size)', async () => {
       const r = await rawRequest(h.server.port, jsonRequest(op, gzipSync(`{"txn_id":"${txnId()}","msisdn":"255712000001"}`), [['Content-Encoding', 'gzip']]));
       expectAnswer(op, 'huge strings and bodies', r, 200);
     });
@@ -377,7 +377,7 @@ describe('hostile input on the REST operations', () => {
       expectAnswer(op, 'content types and encodings', r, status);
     });
 
-    it('random query strings (repeated, array-style, percent-garbage, huge) get 401 11111', async () => {
+    it('when query strings are random (repeated, array-style, percent-garbage, huge), then 401 11111', async () => {
       const name = fc.oneof(fc.constantFrom('api_key', 'timestamp', 'sig', 'api_key[]', 'sig[0]', 'API_KEY', 'api%5Fkey', '', '__proto__'),
         fc.string({ maxLength: 8 }).map(encodeURIComponent));
       const value = fc.oneof(
@@ -392,7 +392,7 @@ describe('hostile input on the REST operations', () => {
       }), params());
     });
 
-    it('a signed query with junk parameters added is answered normally', async () => {
+    it('when junk parameters are added to a signed query, then it is answered normally', async () => {
       const junk = fc.tuple(fc.string({ maxLength: 10 }), fc.string({ unit: 'binary', maxLength: 20 }))
         .filter(([n]) => !['api_key', 'timestamp', 'sig'].includes(n))
         .map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`);
@@ -419,7 +419,7 @@ describe('hostile input on the REST operations', () => {
       expectAnswer(op, 'bad query parameters', r, status);
     });
 
-    it('header floods: random headers are ignored while they fit Node\'s 16 KiB header limit, and get a bare 431 beyond it', async () => {
+    it("when headers flood in, then random ones are ignored while they fit Node's 16 KiB header limit, and a bare 431 comes beyond it", async () => {
       const SKIP = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'expect', 'upgrade', 'te', 'trailer', 'content-encoding']);
       const headerName = fc.oneof(fc.stringMatching(/^x-[a-z0-9-]{1,24}$/),
         fc.constantFrom('accept', 'user-agent', 'cookie', 'x-forwarded-for', 'forwarded', 'x-real-ip', 'range', 'origin', 'referer',
@@ -445,7 +445,7 @@ describe('hostile input on the REST operations', () => {
       }), params(60));
     });
 
-    it('1,000 headers are served; a 1,001st gets a bare 431 instead of being dropped unseen (Node 24)', async () => {
+    it('when 1,000 headers come, then they are served; when a 1,001st comes, then a bare 431 instead of it being dropped unseen (Node 24)', async () => {
       const body = `{"txn_id":"${txnId()}","msisdn":"255712000001"}`;
       const junk = (n: number) => Array.from({ length: n }, (_, i): [string, string] => [`x${i}`, 'v']);
       // Host, Connection and Content-Length come first: 996 more make 999, and Content-Type the 1,000th.
@@ -471,7 +471,7 @@ describe('hostile input on the REST operations', () => {
       expect(r.status).toBeDefined();
     });
 
-    it('an x-correlator that is not latin1-clean, too long or repeated is replaced, and the request answered', async () => {
+    it('when an x-correlator is not latin1-clean, too long or repeated, then it is replaced and the request answered', async () => {
       const body = () => `{"txn_id":"${txnId()}","msisdn":"255712000001"}`;
       const variants: [string, string][][] = [
         [['x-correlator', 'a'.repeat(300)]],
@@ -490,7 +490,7 @@ describe('hostile input on the REST operations', () => {
       expect(r.headers.get('x-correlator')).toMatch(/^[0-9a-f-]{36}$/);
     });
 
-    it.each(['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PROPFIND', 'TRACE'])('method %s on the operation gets 405 11111 in its shape with Allow: POST', async (method) => {
+    it.each(['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PROPFIND', 'TRACE'])('when the method is %s, then the operation gets 405 11111 in its shape with Allow: POST', async (method) => {
       const r = await rawRequest(h.server.port, buildRequest({ method, target: target(op), headers: [['Content-Type', 'application/json']], body: '{}' }));
       expect(r.status).toBe(405);
       expect(r.headers.get('allow')).toBe('POST');
@@ -501,7 +501,7 @@ describe('hostile input on the REST operations', () => {
     });
   });
 
-  it.each(['__proto__', 'constructor', 'hasOwnProperty', 'toString'])('a txn_id of %s is an ordinary id: answered, replayed, and a conflict for another request', async (id) => {
+  it.each(['__proto__', 'constructor', 'hasOwnProperty', 'toString'])('when the txn_id is %s, then it is an ordinary id: answered, replayed, and a conflict for another request', async (id) => {
     const first = await h.post('kyc', { txn_id: id, msisdn: '255712000001' });
     expectAnswer('kyc', 'fields: values, types, duplicates, prototype keys', first, 200);
     const again = await h.post('kyc', { txn_id: id, msisdn: '255712000001' });
@@ -516,14 +516,14 @@ describe('hostile input on the REST operations', () => {
     // Node checks the timeouts every HEADERS_TIMEOUT_MS / 4 (server.ts), so a cut comes at most that late.
     const slack = HEADERS_TIMEOUT_MS / 4 + 500;
 
-    it('headers trickled slower than HEADERS_TIMEOUT_MS are cut with a bare 408 and a closed connection', async () => {
+    it('when headers trickle slower than HEADERS_TIMEOUT_MS, then they are cut with a bare 408 and a closed connection', async () => {
       const r = await trickle(h.server.port, `POST ${pathOf('kyc')}?${signedQuery(DEMO)} HTTP/1.1\r\nHost: x\r\n`, `X-Slow: ${'a'.repeat(200)}`, 100, HEADERS_TIMEOUT_MS * 6);
       expectAnswerOrClosed('kyc', 'slow clients', r, [408]);
       expect(r.closed).toBe(true);
       expect(r.elapsedMs).toBeLessThan(HEADERS_TIMEOUT_MS + slack);
     });
 
-    it('a body trickled slower than REQUEST_TIMEOUT_MS is cut with a bare 408 and a closed connection', async () => {
+    it('when a body trickles slower than REQUEST_TIMEOUT_MS, then it is cut with a bare 408 and a closed connection', async () => {
       const body = `{"txn_id":"${txnId()}","msisdn":"255712000001","pad":"${'a'.repeat(150)}"}`;
       const r = await trickle(h.server.port, head('sim_swap', Buffer.byteLength(body)), body, 100, REQUEST_TIMEOUT_MS * 4);
       expectAnswerOrClosed('sim_swap', 'slow clients', r, [408]);
@@ -531,13 +531,13 @@ describe('hostile input on the REST operations', () => {
       expect(r.elapsedMs).toBeLessThan(REQUEST_TIMEOUT_MS + slack);
     });
 
-    it('a slow body that still arrives within REQUEST_TIMEOUT_MS is answered normally', async () => {
+    it('when a slow body still arrives within REQUEST_TIMEOUT_MS, then it is answered normally', async () => {
       const body = `{"txn_id":"${txnId()}","msisdn":"255712000001"}`;
       const r = await trickle(h.server.port, head('kyc', Buffer.byteLength(body) + 10), `${' '.repeat(10)}${body}`, 15, REQUEST_TIMEOUT_MS * 2);
       expectAnswer('kyc', 'slow clients', r, 200);
     });
 
-    it('50 slowloris connections at once neither starve a normal request nor survive their timeout', async () => {
+    it('when 50 slowloris connections come at once, then they neither starve a normal request nor survive their timeout', async () => {
       const slow = Array.from({ length: 50 }, (_, i) => trickle(h.server.port, `POST ${pathOf(i % 2 ? 'kyc' : 'sim_swap')}?${signedQuery(DEMO)} HTTP/1.1\r\nHost: x\r\n`, 'X-Slow: '.padEnd(400, 'a'), 150, REQUEST_TIMEOUT_MS * 3));
       await new Promise((r) => setTimeout(r, 200));
       const started = Date.now();
@@ -552,7 +552,7 @@ describe('hostile input on the REST operations', () => {
     });
   });
 
-  it('after all of the above, the server is alive, answers normally, logged no unexpected error and answered no 5xx', async () => {
+  it('when all of the above is done, then the server is alive, answers normally, logged no unexpected error and answered no 5xx', async () => {
     expect((await fetch(`${h.url}/healthz`)).status).toBe(200);
     for (const op of OPS) expectAnswer(op, 'after the storm', await h.post(op, { txn_id: txnId(), msisdn: '255712000006' }), 200);
     const bad = logs.lines().filter((l) => l.level === 'error' || l.level === 'fatal' || (typeof l.status === 'number' && l.status >= 500));
@@ -619,7 +619,7 @@ describe('hostile input on GraphQL', () => {
     return parts.join(' ');
   };
 
-  it('an alias flood of lookups is refused by the token or cost limit with 400 11111 before any upstream call', async () => {
+  it('when an alias flood of lookups comes, then the token or cost limit refuses it with 400 11111 before any upstream call', async () => {
     h.sim.resetCalls();
     const r = await gql(h, q(`{ ${fill((i) => `a${i}:kyc(msisdn:"${i}"){isValid}`)} }`));
     expectGraphqlAnswer('alias floods', r, { status: 400, refused: true });
@@ -628,13 +628,13 @@ describe('hostile input on GraphQL', () => {
     expect(upstreamCalls(h)).toBe(0);
   });
 
-  it('an alias flood of a free field is answered, and fast', async () => {
+  it('when an alias flood of a free field comes, then it is answered, and fast', async () => {
     const r = await gql(h, q(`{ ${fill((i) => `a${i}:__typename`)} }`));
     expectGraphqlAnswer('alias floods', r, { status: 200, refused: false });
     expect(r.ms).toBeLessThan(1000);
   });
 
-  it('an alias flood over the body limit is 413 11111', async () => {
+  it('when an alias flood is over the body limit, then 413 11111', async () => {
     const r = await gql(h, q(`{ ${Array.from({ length: 2000 }, (_, i) => `a${i}:kyc(msisdn:"255712000001"){isValid}`).join(' ')} }`));
     expectGraphqlAnswer('alias floods', r, { status: 413, refused: true });
   });
@@ -663,7 +663,7 @@ describe('hostile input on GraphQL', () => {
     expectGraphqlAnswer('wide queries', r);
   });
 
-  it('a 10,000-item batch is 413 11111 under the default body limit, and a 11111 with no upstream call when the limit lets it through', async () => {
+  it('when a batch has 10,000 items, then 413 11111 under the default body limit, and a 11111 with no upstream call when the limit lets it through', async () => {
     const numbers = Array.from({ length: 10_000 }, (_, i) => `2557${String(i).padStart(8, '0')}`);
     const query = 'query($m: [String!]!) { verifyCustomers(msisdns: $m) { msisdn kyc { isValid } simSwap { simSwapped } error { code desc } } }';
     const small = await gql(h, q(query, { m: numbers }));
@@ -680,7 +680,7 @@ describe('hostile input on GraphQL', () => {
     expect(upstreamCalls(big)).toBe(0);
   });
 
-  it('random JSON bodies and random query text get a 11111 or data, never 5xx', async () => {
+  it('when the body is random JSON or the query random text, then a 11111 or data, never 5xx', async () => {
     const queryText = fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }),
       fc.array(fc.constantFrom('{', '}', '(', ')', '[', ']', '...', 'kyc', 'simSwap', 'verifyCustomers', 'msisdn:', '"255712000001"', 'isValid', '@skip(if:true)',
         'fragment', 'on', 'Query', 'F', '$v', ':', 'String!', 'query', 'mutation', 'subscription', '__typename', '__schema', '#', '\n', '"""'), { maxLength: 40 }).map((t) => t.join(' ')));
@@ -694,20 +694,20 @@ describe('hostile input on GraphQL', () => {
     }), params());
   });
 
-  it('with a 1 MiB body limit, a list argument 100,000 deep is 400 11111', async () => {
+  it('when the body limit is 1 MiB and a list argument is 100,000 deep, then 400 11111', async () => {
     const r = await gql(big, q(`{ kyc(msisdn: ${'['.repeat(100_000)}"1"${']'.repeat(100_000)}) { isValid } }`));
     expectGraphqlAnswer('deep queries', r, { status: 400 });
   });
 
   // graphql-js's NoFragmentCyclesRule recurses once per fragment; the parser's token limit
   // refuses such a document before validation can overflow the stack.
-  it('with a 1 MiB body limit, a chain of 5,000 fragments is refused with 400 11111, not a 500', async () => {
+  it('when the body limit is 1 MiB and a chain of 5,000 fragments comes, then 400 11111, not a 500', async () => {
     const chain = Array.from({ length: 5000 }, (_, i) => `fragment F${i} on Query { __typename ${i < 4999 ? `...F${i + 1}` : ''} }`).join(' ');
     const r = await gql(big, q(`{ ...F0 } ${chain}`));
     expectGraphqlAnswer('deep queries', r, { status: 400 });
   });
 
-  it('logged no unexpected error and answered nothing with a 5xx', () => {
+  it('when all of the above is done, then no unexpected error was logged and nothing was answered with a 5xx', () => {
     const bad = logs.lines().filter((l) => l.level === 'error' || l.level === 'fatal' || (typeof l.status === 'number' && l.status >= 500));
     expect(bad).toEqual([]);
   });

@@ -17,7 +17,7 @@ async function scrape(h: Harness): Promise<{ text: string; get(series: string): 
 
 const req = (op: string, code: string, status: number) => `verify_requests_total{operation="${op}",interface="rest",code="${code}",status="${status}"}`;
 
-describe('/metrics under real traffic (issue #5)', () => {
+describe('/metrics under real traffic', () => {
   let h: Harness;
 
   beforeEach(async () => {
@@ -27,7 +27,7 @@ describe('/metrics under real traffic (issue #5)', () => {
   });
   afterEach(() => h.close());
 
-  it('a KYC request adds a success, a duration, a cache miss and an HLR call; a repeat is a cache hit', async () => {
+  it('when a KYC request is served, then it adds a success, a duration, a cache miss and an HLR call; when repeated, then a cache hit', async () => {
     const before = await scrape(h);
     expect((await h.post('kyc', { txn_id: txnId('m'), msisdn: '255712000002' })).status).toBe(200);
     const after = await scrape(h);
@@ -47,7 +47,7 @@ describe('/metrics under real traffic (issue #5)', () => {
     expect(again.get(ok)).toBe(after.get(ok));
   });
 
-  it('a bad signature adds an authentication failure by reason and a 401, with no key, number or txn_id on /metrics', async () => {
+  it('when a signature is bad, then an authentication failure by reason and a 401 are added, with no key, number or txn_id on /metrics', async () => {
     const before = await scrape(h);
     const ts = String(Math.floor(Date.now() / 1000));
     const txn = txnId('leak');
@@ -60,7 +60,7 @@ describe('/metrics under real traffic (issue #5)', () => {
     for (const leak of [DEMO.apiKey, DEMO.secret, '255712000003', txn]) expect(after.text).not.toContain(leak);
   });
 
-  it('an HLR outage shows as upstream errors, 9999s, an open breaker and its transition, then refused calls', async () => {
+  it('when the HLR is out, then upstream errors, 9999s, an open breaker and its transition show, then refused calls', async () => {
     const before = await scrape(h);
     expect(before.get('verify_circuit_breaker_state{upstream="hlr",state="closed"}')).toBe(1);
     expect(before.get('verify_circuit_breaker_transitions_total{upstream="hlr",state="open"}')).toBe(0);
@@ -89,7 +89,7 @@ describe('/metrics under real traffic (issue #5)', () => {
     expect(await ready.json()).toMatchObject({ upstreams: { hlr: 'open', sim: 'closed' } });
   });
 
-  it('answers /healthz and /readyz uncached, and /readyz names where state lives', async () => {
+  it('when /healthz and /readyz are asked, then they answer uncached, and /readyz names where state lives', async () => {
     const health = await fetch(`${h.url}/healthz`);
     expect(health.status).toBe(200);
     expect(health.headers.get('cache-control')).toBe('no-store');

@@ -11,7 +11,7 @@ describe('the start-up banner\'s CAMARA commands', () => {
   beforeAll(async () => { h = await startHarness(); });
   afterAll(() => h.close());
 
-  it('pasted into one shell: a token in $TOKEN, then CAMARA answers that use it', async () => {
+  it('when they are pasted into one shell, then a token is in $TOKEN and the CAMARA calls that use it are answered', async () => {
     const partner = h.server.partners.find('demo-key')!;
     // Asynchronously: the server answering curl runs in this process.
     const out = await sh([demoTokenCommand(h.url, partner), ...demoCamaraCommands(h.url, partner)].join('\n'));
@@ -21,7 +21,7 @@ describe('the start-up banner\'s CAMARA commands', () => {
     expect(JSON.parse(tenure ?? '')).toEqual({ tenureDateCheck: true, contractType: 'PAYG' });
   });
 
-  it('npm start prints them for the demo registry, and they work against that process', async () => {
+  it('when npm start runs with the demo registry, then it prints them and they work against that process', async () => {
     const svc = await startServiceProcess({});
     try {
       const deadline = Date.now() + 5000;

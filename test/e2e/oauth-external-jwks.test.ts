@@ -34,7 +34,7 @@ describe('external issuer JWKS faults: no request waits past the fetch timeout',
     await idp.close();
   });
 
-  it('JWKS down from the start: 401 fast, built-in tokens unaffected, external tokens work once it is back', async () => {
+  it('when the JWKS is down from the start, then 401 comes fast, built-in tokens are unaffected, and external tokens work once it is back', async () => {
     idp.setFault({ down: true });
     h = await start();
     const token = await idp.mint({ client_id: DEMO.apiKey, scope: 'sim-swap' });
@@ -48,7 +48,7 @@ describe('external issuer JWKS faults: no request waits past the fetch timeout',
     expect(await timed(h, token)).toMatchObject({ ok: true });
   });
 
-  it('JWKS slow on first use: the request is answered 401 within the timeout', async () => {
+  it('when the JWKS is slow on first use, then the request is answered 401 within the timeout', async () => {
     idp.setFault({ delayMs: 5000 });
     h = await start();
     const r = await timed(h, await idp.mint({ client_id: DEMO.apiKey }));
@@ -56,7 +56,7 @@ describe('external issuer JWKS faults: no request waits past the fetch timeout',
     expect(r.ms).toBeLessThan(TIMEOUT_MS + 700);
   });
 
-  it('keys already known keep verifying, without waiting, while the JWKS is down or slow past its max age', async () => {
+  it('when the JWKS is down or slow past its max age, then keys already known keep verifying, without waiting', async () => {
     h = await start({ OAUTH_JWKS_MAX_AGE_S: '1' });
     expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }))).toMatchObject({ ok: true });
     await sleep(1100); // the keys are now stale: each use triggers a background refresh
@@ -68,7 +68,7 @@ describe('external issuer JWKS faults: no request waits past the fetch timeout',
     expect(slow.ms).toBeLessThan(TIMEOUT_MS);
   });
 
-  it('an unknown kid while the JWKS is slow waits at most the timeout, then 401; known kids do not wait', async () => {
+  it('when a kid is unknown while the JWKS is slow, then it waits at most the timeout, then 401; known kids do not wait', async () => {
     h = await start();
     expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }))).toMatchObject({ ok: true });
     idp.setFault({ delayMs: 5000 });
@@ -84,7 +84,7 @@ describe('external issuer JWKS faults: no request waits past the fetch timeout',
     expect(known.ms).toBeLessThan(TIMEOUT_MS);
   });
 
-  it('unknown kids refetch at most once per cooldown', async () => {
+  it('when kids are unknown, then the JWKS is refetched at most once per cooldown', async () => {
     h = await start({ OAUTH_JWKS_COOLDOWN_S: '1' });
     expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }))).toMatchObject({ ok: true });
     expect(idp.fetches()).toBe(1); // the start-up prefetch
@@ -96,7 +96,7 @@ describe('external issuer JWKS faults: no request waits past the fetch timeout',
     expect(idp.fetches()).toBe(2);
   });
 
-  it('a rotation at the issuer is picked up by the one refetch an unknown kid triggers', async () => {
+  it('when the issuer rotates its keys, then the one refetch an unknown kid triggers picks the rotation up', async () => {
     h = await start({ OAUTH_JWKS_COOLDOWN_S: '0' });
     expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }))).toMatchObject({ ok: true });
     const before = idp.fetches();

@@ -35,7 +35,7 @@ describe('hostile input on the OAuth surface', () => {
     fc.string({ unit: 'binary-ascii', maxLength: 60 }).filter((s) => /^[\t\x20-\x7e]*$/.test(s)),
   );
 
-  it('the token endpoint answers 200 with a token or 4xx with an OAuth error, never 5xx', async () => {
+  it('when the token endpoint gets anything, then it answers 200 with a token or 4xx with an OAuth error, never 5xx', async () => {
     await fc.assert(fc.asyncProperty(rawBody, contentType, authorization, async (body, type, auth) => {
       const headers: Record<string, string> = { 'content-type': type };
       if (auth !== undefined) headers.authorization = auth;
@@ -51,7 +51,7 @@ describe('hostile input on the OAuth surface', () => {
     }), { numRuns: 300 });
   });
 
-  it('the verifier rejects arbitrary and mangled tokens with UnauthenticatedError only', async () => {
+  it('when tokens are arbitrary or mangled, then the verifier rejects them with UnauthenticatedError only', async () => {
     const good = await idp.mint({ client_id: DEMO.apiKey, scope: 'sim-swap' });
     const mangled = fc.tuple(fc.nat({ max: good.length - 1 }), fc.string({ minLength: 1, maxLength: 3 }))
       .map(([i, s]) => good.slice(0, i) + s + good.slice(i + 1))

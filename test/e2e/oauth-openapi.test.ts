@@ -25,14 +25,14 @@ describe('docs/openapi-camara.yaml', () => {
   beforeAll(async () => { h = await startHarness(); });
   afterAll(() => h.close());
 
-  it('is served as written at GET /openapi-camara.yaml', async () => {
+  it('when GET /openapi-camara.yaml is asked, then it is served as written', async () => {
     const res = await fetch(`${h.url}/openapi-camara.yaml`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/yaml/);
     expect(await res.text()).toBe(readFileSync(FILE, 'utf8'));
   });
 
-  it('describes the token endpoint\'s success and every error it gives', async () => {
+  it('when the token endpoint is read, then its success and every error it gives are described', async () => {
     const ok = await requestToken(h.url, { clientId: DEMO.apiKey, clientSecret: DEMO.secret });
     check('TokenResponse', ok.body);
     for (const req of [{ clientId: DEMO.apiKey, clientSecret: 'x' }, { clientId: DEMO.apiKey, clientSecret: DEMO.secret, grantType: 'password' },
@@ -43,7 +43,7 @@ describe('docs/openapi-camara.yaml', () => {
     }
   });
 
-  it('describes the JWKS and the metadata', async () => {
+  it('when the JWKS and metadata are read, then they are described', async () => {
     check('JwkSet', await (await fetch(`${h.url}/.well-known/jwks.json`)).json());
     check('AuthorizationServerMetadata', await (await fetch(`${h.url}/.well-known/oauth-authorization-server`)).json());
     check('AuthorizationServerMetadata', await (await fetch(`${h.url}/.well-known/openid-configuration`)).json());
@@ -59,7 +59,7 @@ describe('docs/openapi-camara.yaml', () => {
     }
   });
 
-  it('lists every scope the service grants in the access token scheme', async () => {
+  it('when the access token scheme is read, then it lists every scope the service grants', async () => {
     const doc = load(readFileSync(FILE, 'utf8')) as { components: { securitySchemes: { accessToken: { flows: { clientCredentials: { scopes: object } } } } } };
     const meta = await (await fetch(`${h.url}/.well-known/oauth-authorization-server`)).json() as { scopes_supported: string[] };
     expect(Object.keys(doc.components.securitySchemes.accessToken.flows.clientCredentials.scopes).sort()).toEqual([...meta.scopes_supported].sort());
@@ -84,7 +84,7 @@ describe('docs/openapi-camara.yaml against the CAMARA routes', () => {
     ['retrieve-date for a stranger', '/sim-swap/v2/retrieve-date', { phoneNumber: '+255799999999' }, {}, 404],
     ['tenure in the future', '/kyc-tenure/v0.2/check-tenure', { phoneNumber: '+255712000001', tenureDate: '2999-01-01' }, {}, 400],
   ];
-  it.each(cases)('%s: the answer is one our document describes', async (_name, path, body, opts, status) => {
+  it.each(cases)('when %s, then the answer is one our document describes', async (_name, path, body, opts, status) => {
     const r = await c.call(path, body, opts);
     expect(r.status).toBe(status);
     spec.assertResponse('post', path, r.status, r.headers, r.body, r.text);
@@ -101,7 +101,7 @@ describe('docs/openapi-camara.yaml against the CAMARA routes', () => {
     spec.assertResponse(method, path, res.status, res.headers, JSON.parse(text), text);
   });
 
-  it('a token without the operation\'s scope: 403 as described', async () => {
+  it("when a token lacks the operation's scope, then 403 as described", async () => {
     const token = await c.tokens.twoLegged({ scope: 'kyc-tenure:check-tenure' });
     const r = await c.call('/sim-swap/v2/check', { phoneNumber: '+255712000006' }, { token });
     expect(r.status).toBe(403);

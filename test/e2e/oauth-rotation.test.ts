@@ -25,7 +25,7 @@ describe('signing key rotation (OAUTH_SIGNING_KEY_FILE)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('keeps tokens of the previous key valid after a reload, and signs new ones with the new kid', async () => {
+  it('when the keys are reloaded, then tokens of the previous key stay valid and new ones are signed with the new kid', async () => {
     const a = await generateSigningJwk('ES256', 'key-a');
     writeSigningKeyFile(keyFile, [a]);
     h = await startHarness({ env: { OAUTH_SIGNING_KEY_FILE: keyFile } });
@@ -50,7 +50,7 @@ describe('signing key rotation (OAUTH_SIGNING_KEY_FILE)', () => {
     await expect(h.server.accessTokens.verify(after)).resolves.toBeDefined();
   });
 
-  it('keeps the keys in force when the file turns bad on reload', async () => {
+  it('when the file turns bad on reload, then the keys in force are kept', async () => {
     writeSigningKeyFile(keyFile, [await generateSigningJwk('ES256', 'key-a')]);
     h = await startHarness({ env: { OAUTH_SIGNING_KEY_FILE: keyFile } });
     const token = await fetchToken(h.url, creds);
@@ -60,7 +60,7 @@ describe('signing key rotation (OAUTH_SIGNING_KEY_FILE)', () => {
     expect(decodeProtectedHeader(await fetchToken(h.url, creds)).kid).toBe('key-a');
   });
 
-  it('reads PEM: a private key signs (kid = its RFC 7638 thumbprint), a public key after it verifies', async () => {
+  it('when the file is PEM, then a private key signs (kid = its RFC 7638 thumbprint) and a public key after it verifies', async () => {
     const signing = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' });
     const previous = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'pem', type: 'spki' });
     writeFileSync(keyFile.replace('.json', '.pem'), `${signing.toString()}${previous.toString()}`);
@@ -73,7 +73,7 @@ describe('signing key rotation (OAUTH_SIGNING_KEY_FILE)', () => {
     await expect(h.server.accessTokens.verify(token)).resolves.toBeDefined();
   });
 
-  it('the process refuses to start on a key file it cannot use, naming the problem but no key material', async () => {
+  it('when the key file cannot be used, then the process refuses to start, naming the problem but no key material', async () => {
     const pub = publicJwk(await generateSigningJwk('ES256', 'pub-only'));
     writeSigningKeyFile(keyFile, [pub]);
     const started = await startServiceProcess({ OAUTH_SIGNING_KEY_FILE: keyFile }).then(
@@ -86,7 +86,7 @@ describe('signing key rotation (OAUTH_SIGNING_KEY_FILE)', () => {
 });
 
 describe('SIGHUP reloads the signing keys of the running process', () => {
-  it('publishes and signs with the new kid after SIGHUP, keeping the old key published', async () => {
+  it('when SIGHUP arrives, then the new kid is published and signs, and the old key stays published', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vc-keys-'));
     const keyFile = join(dir, 'keys.json');
     const a = await generateSigningJwk('ES256', 'proc-a');

@@ -18,7 +18,7 @@ describe('POST /oauth2/token (built-in issuer, client credentials)', () => {
 
   const creds = { clientId: DEMO.apiKey, clientSecret: DEMO.secret };
 
-  it('issues a Bearer token with every scope the partner may hold when none is asked, not cached', async () => {
+  it('when no scope is asked, then a Bearer token with every scope the partner may hold is issued, not cached', async () => {
     const r = await requestToken(h.url, creds);
     expect(r.status).toBe(200);
     expect(r.headers.get('cache-control')).toBe('no-store');
@@ -29,7 +29,7 @@ describe('POST /oauth2/token (built-in issuer, client credentials)', () => {
     expect(r.body.scope?.split(' ')).toEqual(ALL);
   });
 
-  it('signs iss, aud, sub, client_id, scope, iat, exp, jti and the kid of a published ES256 key', async () => {
+  it('when a token is issued, then it signs iss, aud, sub, client_id, scope, iat, exp, jti and the kid of a published ES256 key', async () => {
     const token = await fetchToken(h.url, creds);
     const header = decodeProtectedHeader(token);
     expect(header).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
@@ -42,25 +42,25 @@ describe('POST /oauth2/token (built-in issuer, client credentials)', () => {
     expect(jwks.keys.map((k) => k.kid)).toContain(header.kid);
   });
 
-  it('accepts client_id and client_secret as form fields too', async () => {
+  it('when client_id and client_secret are form fields, then they are accepted too', async () => {
     const r = await requestToken(h.url, { ...creds, via: 'form', scope: 'sim-swap:check' });
     expect(r.status).toBe(200);
     expect(r.body.scope).toBe('sim-swap:check');
   });
 
-  it('grants the asked subset only, in the canonical order', async () => {
+  it('when a subset is asked, then only that is granted, in the canonical order', async () => {
     const r = await requestToken(h.url, { ...creds, scope: 'kyc-tenure:check-tenure sim-swap' });
     expect(r.status).toBe(200);
     expect(r.body.scope).toBe('sim-swap kyc-tenure:check-tenure');
   });
 
-  it('gives a kyc-only partner only the tenure scope', async () => {
+  it('when the partner is kyc-only, then it gets only the tenure scope', async () => {
     const r = await requestToken(h.url, { clientId: DEMO_KYC_ONLY.apiKey, clientSecret: DEMO_KYC_ONLY.secret });
     expect(r.status).toBe(200);
     expect(r.body.scope).toBe('kyc-tenure:check-tenure');
   });
 
-  it('issues tokens the verifier accepts, with the partner and scopes', async () => {
+  it('when the verifier checks an issued token, then it accepts it, with the partner and scopes', async () => {
     const token = await fetchToken(h.url, { ...creds, scope: 'sim-swap:check' });
     const grant = await h.server.accessTokens.verify(token);
     expect(grant.partner.apiKey).toBe(DEMO.apiKey);
@@ -79,7 +79,7 @@ describe('POST /oauth2/token (built-in issuer, client credentials)', () => {
       ['another Authorization scheme', { headers: { authorization: 'Bearer abc' } }],
       ['Basic without a colon', { headers: { authorization: `Basic ${Buffer.from('demo-key').toString('base64')}` } }],
     ];
-    it.each(cases)('%s', async (_name, req) => {
+    it.each(cases)('when the client sends %s, then 401 invalid_client with a Basic challenge', async (_name, req) => {
       const r = await requestToken(h.url, req);
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ error: 'invalid_client', error_description: anyString });
@@ -89,7 +89,7 @@ describe('POST /oauth2/token (built-in issuer, client credentials)', () => {
     });
   });
 
-  it('decodes form-urlencoded Basic credentials (RFC 6749 §2.3.1)', async () => {
+  it('when Basic credentials are form-urlencoded, then they are decoded (RFC 6749 §2.3.1)', async () => {
     const r = await requestToken(h.url, { headers: { authorization: basicAuth(DEMO.apiKey, DEMO.secret) } });
     expect(r.status).toBe(200);
   });
@@ -110,7 +110,7 @@ describe('POST /oauth2/token (built-in issuer, client credentials)', () => {
       ['a body over the limit', { ...creds, body: `grant_type=client_credentials&pad=${'x'.repeat(9000)}` }, 'invalid_request'],
       ['a non-UTF-8 charset', { ...creds, contentType: 'application/x-www-form-urlencoded; charset=utf-16' }, 'invalid_request'],
     ];
-    it.each(cases)('%s', async (_name, req, error) => {
+    it.each(cases)('when the request has %s, then 400 with the error the table gives', async (_name, req, error) => {
       const r = await requestToken(h.url, req);
       expect(r.status).toBe(400);
       expect(r.body).toEqual({ error, error_description: anyString });
@@ -118,14 +118,14 @@ describe('POST /oauth2/token (built-in issuer, client credentials)', () => {
     });
   });
 
-  it('answers other methods with 405 and Allow: POST', async () => {
+  it('when the method is another, then 405 and Allow: POST', async () => {
     const r = await requestToken(h.url, { method: 'GET' });
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toBe('POST');
     expect(r.body.error).toBe('invalid_request');
   });
 
-  it('refuses a client after too many failed secrets with 429 and Retry-After, before checking the secret', async () => {
+  it('when a client has failed too many secrets, then 429 and Retry-After, before the secret is checked', async () => {
     const limited = await startHarness({ env: { AUTH_FAIL_LIMIT: '3' } });
     try {
       for (let i = 0; i < 3; i++) expect((await requestToken(limited.url, { clientId: DEMO.apiKey, clientSecret: 'guess' })).status).toBe(401);
@@ -144,7 +144,7 @@ describe('well-known documents of the built-in issuer', () => {
   beforeAll(async () => { h = await startHarness({ env: { PUBLIC_URL: 'https://api.operator.example/' } }); });
   afterAll(async () => { await h.close(); });
 
-  it('publishes RFC 8414 metadata under PUBLIC_URL', async () => {
+  it('when the metadata is asked, then RFC 8414 metadata is published under PUBLIC_URL', async () => {
     const res = await fetch(`${h.url}/.well-known/oauth-authorization-server`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
@@ -160,7 +160,7 @@ describe('well-known documents of the built-in issuer', () => {
     });
   });
 
-  it('publishes only public keys, each with kid, alg and use', async () => {
+  it('when the JWKS is asked, then only public keys are published, each with kid, alg and use', async () => {
     const res = await fetch(`${h.url}/.well-known/jwks.json`);
     expect(res.status).toBe(200);
     const { keys } = await res.json() as { keys: Array<Record<string, unknown>> };
@@ -168,7 +168,7 @@ describe('well-known documents of the built-in issuer', () => {
     expect(keys[0]).toEqual({ kty: 'EC', crv: 'P-256', x: anyString, y: anyString, kid: anyString, alg: 'ES256', use: 'sig' });
   });
 
-  it('signs tokens with iss and aud = PUBLIC_URL', async () => {
+  it('when a token is signed, then iss and aud = PUBLIC_URL', async () => {
     const claims = decodeJwt(await fetchToken(h.url, { clientId: DEMO.apiKey, clientSecret: DEMO.secret }));
     expect(claims.iss).toBe('https://api.operator.example');
     expect(claims.aud).toBe('https://api.operator.example');

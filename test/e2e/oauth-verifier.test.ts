@@ -26,7 +26,7 @@ describe('access token verification', () => {
   };
 
   describe('external issuer', () => {
-    it('grants a two-legged token: partner by client_id, scopes, no phone number', async () => {
+    it('when the token is two-legged, then it is granted: partner by client_id, scopes, no phone number', async () => {
       const grant = await verify(await idp.mint({ client_id: DEMO.apiKey, sub: 'some-app', scope: 'sim-swap:check kyc-tenure:check-tenure' }));
       expect(grant.partner.name).toBe('demo-bank');
       expect([...grant.scopes].sort()).toEqual(['kyc-tenure:check-tenure', 'sim-swap:check']);
@@ -34,7 +34,7 @@ describe('access token verification', () => {
       expect(grant.purpose).toBeUndefined();
     });
 
-    it('grants a three-legged token: sub tel:+E.164 is the phone number, purpose is kept', async () => {
+    it('when the token is three-legged, then sub tel:+E.164 is the phone number and purpose is kept', async () => {
       const grant = await verify(await idp.mint({
         client_id: DEMO.apiKey, sub: 'tel:+255712000001', scope: 'sim-swap', purpose: 'dpv:FraudPreventionAndDetection#sim-swap',
       }));
@@ -42,7 +42,7 @@ describe('access token verification', () => {
       expect(grant.purpose).toBe('dpv:FraudPreventionAndDetection#sim-swap');
     });
 
-    it('accepts RS256 keys as well', async () => {
+    it('when the keys are RS256, then they are accepted as well', async () => {
       const rsa = await startTestIssuer({ alg: 'RS256' });
       const other = await startHarness({ env: rsa.env });
       try {
@@ -54,7 +54,7 @@ describe('access token verification', () => {
       }
     });
 
-    it('drops scopes the partner\'s operations do not allow', async () => {
+    it("when scopes are beyond the partner's operations, then they are dropped", async () => {
       const grant = await verify(await idp.mint({ client_id: DEMO_KYC_ONLY.apiKey, scope: 'sim-swap kyc-tenure:check-tenure openid' }));
       expect([...grant.scopes]).toEqual(['kyc-tenure:check-tenure']);
     });
@@ -91,11 +91,11 @@ describe('access token verification', () => {
       ['three dots of garbage', async () => 'a.b.c', /malformed/],
       ['oversized', async () => `${'a'.repeat(9000)}.b.c`, /malformed/],
     ];
-    it.each(bad)('rejects %s with 401', async (_name, make, reason) => {
+    it.each(bad)('when the token is %s, then 401', async (_name, make, reason) => {
       await rejects(await make(), reason);
     });
 
-    it('refetches the JWKS once for an unknown kid, then accepts tokens of the new key', async () => {
+    it('when the kid is unknown, then the JWKS is refetched once and tokens of the new key accepted', async () => {
       const before = idp.fetches();
       const kid = await idp.rotate();
       const grant = await verify(await idp.mint({ client_id: DEMO.apiKey, scope: 'sim-swap' }));
@@ -106,13 +106,13 @@ describe('access token verification', () => {
   });
 
   describe('built-in issuer', () => {
-    it('rejects a built-in-looking token signed by another key', async () => {
+    it('when a built-in-looking token is signed by another key, then it is rejected', async () => {
       const stranger = await generateSigningJwk('ES256');
       const token = await idp.mint({ iss: h.server.oauthIssuer, aud: h.server.oauthIssuer, client_id: DEMO.apiKey }, { key: stranger, header: { typ: 'at+jwt' } });
       await rejects(token, /key unknown|signature/);
     });
 
-    it('rejects a built-in token whose partner was disabled since', async () => {
+    it("when a built-in token's partner was disabled since, then it is rejected", async () => {
       const token = await fetchToken(h.url, { clientId: DEMO.apiKey, clientSecret: DEMO.secret });
       await expect(verify(token)).resolves.toBeDefined();
       const partner = h.server.partners.find(DEMO.apiKey)!;
@@ -124,7 +124,7 @@ describe('access token verification', () => {
       }
     });
 
-    it('rejects alg none and an HS256 token keyed with the published public key', async () => {
+    it('when the token is alg none or HS256 keyed with the published public key, then it is rejected', async () => {
       const iss = h.server.oauthIssuer!;
       const payload = { iss, aud: iss, client_id: DEMO.apiKey, scope: 'sim-swap', exp: Math.floor(Date.now() / 1000) + 300 };
       await rejects(new UnsecuredJWT(payload).encode(), /algorithm|malformed/);
@@ -136,7 +136,7 @@ describe('access token verification', () => {
       }
     });
 
-    it('rejects an external token carried under the built-in issuer', async () => {
+    it('when an external token is carried under the built-in issuer, then it is rejected', async () => {
       await rejects(await idp.mint({ iss: h.server.oauthIssuer, client_id: DEMO.apiKey }), /key unknown|type|audience/);
     });
   });

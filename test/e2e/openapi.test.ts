@@ -10,7 +10,7 @@ import { HeaderSource, OPENAPI_FILE, OpenApiSpec, partnerApiSpec } from '../supp
 import { signedQuery } from '../support/signing';
 
 /*
- * docs/openapi.yaml (issue #7, item 1): served as written, true to CONTRACT §1, and strict
+ * docs/openapi.yaml, the partners' reference for the legacy routes: served as written, true to CONTRACT §1, and strict
  * enough that a wrong body fails. Every REST reply in the e2e suites is validated against it
  * by the harness (test/support/harness.ts); this suite checks the document and the checker.
  */
@@ -27,7 +27,7 @@ describe('GET /openapi.yaml', () => {
   beforeAll(async () => { h = await startHarness(); });
   afterAll(() => h.close());
 
-  it('serves docs/openapi.yaml as written, as application/yaml', async () => {
+  it('when it is asked, then docs/openapi.yaml is served as written, as application/yaml', async () => {
     const res = await fetch(`${h.url}/openapi.yaml`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/yaml/);
@@ -38,7 +38,7 @@ describe('GET /openapi.yaml', () => {
     expect(Object.keys(spec.doc.paths as object).sort()).toEqual(Object.values(PATHS).sort());
   });
 
-  it('answers other methods on the document path as an unknown route (404 11111)', async () => {
+  it('when another method is used on the document path, then it is an unknown route (404 11111)', async () => {
     const r = await postJson(`${h.url}/openapi.yaml`, {});
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ code: '11111', desc: expect.stringMatching(/^Error Process/) as unknown });
@@ -55,13 +55,13 @@ describe('the document says what CONTRACT §1 says', () => {
     expect(spec.statuses('post', PATHS[op]).sort()).toEqual(statuses);
   });
 
-  it('every $ref resolves', () => {
+  it('when the document is resolved, then every $ref resolves', () => {
     const refs = [...JSON.stringify(spec.doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]);
     expect(refs.length).toBeGreaterThan(50);
     for (const ref of refs) expect(() => spec.resolve(ref)).not.toThrow();
   });
 
-  it('every example in the document is valid against its own schema', () => {
+  it("when the document's examples are checked, then each is valid against its own schema", () => {
     let checked = 0;
     for (const path of Object.values(PATHS)) {
       const op = spec.operation('post', path)!;
@@ -80,7 +80,7 @@ describe('the document says what CONTRACT §1 says', () => {
     expect(checked).toBeGreaterThanOrEqual(5);
   });
 
-  it('the request schemas carry the contract\'s txn_id, msisdn and max_age rules', () => {
+  it("when the request schemas are read, then they carry the contract's txn_id, msisdn and max_age rules", () => {
     const req = spec.resolve('#/components/schemas/SimSwapRequest');
     expect(req.required).toEqual(['txn_id', 'msisdn']);
     const ok = (v: unknown) => spec.validate(req, v).length === 0;
@@ -99,7 +99,7 @@ describe('the checker rejects what the contract forbids', () => {
   const kycOk = { code: '00000', desc: 'Success', result: { msisdn: '0712000001', is_prepaid: 'true', is_active: 'false', is_valid: 'true' } };
   const swapped = { code: '00000', desc: 'Success', result: { msisdn: '255712000006', sim_swapped: 'true', sim_swapped_dt: '2026-11-20T11:15:00+03:00' } };
 
-  it('accepts the contract\'s own examples', () => {
+  it("when the contract's own examples are checked, then they are accepted", () => {
     expect(errors('kyc', 200, kycOk)).toEqual([]);
     expect(errors('sim_swap', 200, swapped)).toEqual([]);
     expect(errors('sim_swap', 200, { code: '00000', desc: 'Success', result: { msisdn: '255712000001', sim_swapped: 'false' } })).toEqual([]);
@@ -134,16 +134,16 @@ describe('the checker rejects what the contract forbids', () => {
     expect(errors(op, status, body, h ?? headers()).length).toBeGreaterThan(0);
   });
 
-  it('throws on a keyword it does not know (strict ajv), rather than skip it', () => {
+  it('when a keyword is unknown (strict ajv), then it throws rather than skip it', () => {
     expect(() => spec.validate({ type: 'string', patern: '^x$' }, 'x')).toThrow(/unknown keyword: "patern"/);
   });
 
-  it('checks formats too (ajv-formats)', () => {
+  it('when a format is wrong, then it is caught too (ajv-formats)', () => {
     expect(spec.validate({ type: 'string', format: 'date-time' }, '2026-11-20T11:15:00+03:00')).toEqual([]);
     expect(spec.validate({ type: 'string', format: 'date-time' }, '2026-02-30T11:15:00+03:00').length).toBeGreaterThan(0);
   });
 
-  it('makes the harness throw, naming the problem, when a server answers off the document', async () => {
+  it('when a server answers off the document, then the harness throws, naming the problem', async () => {
     const liar = createServer((_req, res) => {
       res.setHeader('content-type', 'application/json');
       res.setHeader('x-correlator', 'x');
@@ -162,7 +162,7 @@ describe('the checker rejects what the contract forbids', () => {
 });
 
 describe('the real server answers every documented status as documented', () => {
-  it('each status of the condition table, in both shapes, passes the document (the harness validates every reply)', async () => {
+  it('when each status of the condition table is answered, in both shapes, then it passes the document (the harness validates every reply)', async () => {
     const store = new MemoryStateStore({ clock: systemClock, maxCacheEntries: 100, maxTxnEntries: 100 });
     const file = join(mkdtempSync(join(tmpdir(), 'vc-openapi-')), 'partners.json');
     writeFileSync(file, JSON.stringify({ partners: [

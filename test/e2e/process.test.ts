@@ -7,11 +7,12 @@ import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { asAnswer, postJson, txnId } from '../support/harness';
 import { startServiceProcess as startProcess } from '../support/service-process';
 import { signedQuery } from '../support/signing';
+import { until } from '../support/until';
 
 const MAIN = join(__dirname, '../../dist/src/main.js');
 
 describe('the service as a process', () => {
-  it('on embedded defaults prints one signed curl per operation that works when pasted', async () => {
+  it('when it runs on embedded defaults, then it prints one signed curl per operation that works when pasted', async () => {
     const svc = await startProcess({ LOG_LEVEL: 'info' });
     try {
       const commands = svc.output().split('\n').filter((l) => l.startsWith('TS='));
@@ -25,7 +26,7 @@ describe('the service as a process', () => {
     }
   });
 
-  it('on SIGTERM finishes in-flight requests, refuses new connections and exits 0', async () => {
+  it('when SIGTERM arrives, then in-flight requests finish, new connections are refused and it exits 0', async () => {
     const sim: Simulator = createSimulator({ subscribers: loadFixtures(defaultFixturesPath()), synthetic: false });
     const simUrl = await sim.listen(0);
     const svc = await startProcess({ LOG_LEVEL: 'info', HLR_URL: `${simUrl}/hlr`, SIM_URL: `${simUrl}/sim` });
@@ -33,7 +34,8 @@ describe('the service as a process', () => {
       sim.setFault('hlr', { latencyMs: 600 });
       const inFlight = Array.from({ length: 5 }, (_, i) =>
         postJson(`${svc.url}/eai/verify_customer/query/kyc?${signedQuery({ apiKey: 'demo-key', secret: 'demo-secret' })}`, { txn_id: txnId(), msisdn: `25571200000${i + 1}` }));
-      await new Promise((r) => setTimeout(r, 200));
+      // All five in flight: each has reached the slow HLR.
+      await until(() => sim.calls().hlr >= 5, 'five lookups at the HLR', 5000);
       svc.proc.kill('SIGTERM');
       const replies = await Promise.all(inFlight);
       expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
@@ -45,7 +47,7 @@ describe('the service as a process', () => {
     }
   });
 
-  it('reloads partners on SIGHUP, and keeps the registry in force when the new file is bad', async () => {
+  it('when SIGHUP arrives, then partners are reloaded, and a bad new file leaves the registry in force', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vc-hup-'));
     const file = join(dir, 'partners.json');
     const bank = { name: 'bank', apiKey: 'bank-key', secret: 'bank-secret', operations: ['kyc'] };
@@ -77,7 +79,7 @@ describe('the service as a process', () => {
     }
   });
 
-  it('stops at start with a message naming a bad setting', async () => {
+  it('when a setting is bad, then it stops at start with a message naming it', async () => {
     if (!existsSync(MAIN)) throw new Error('run "npm run build" first');
     const proc = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH, TIMEZONE: 'Mars/Olympus', PORT: '0' } });
     let err = '';

@@ -10,6 +10,7 @@ import { waitForMode } from '../contract/state-store.contract';
 import { Harness, Reply, postJson, startHarness, txnId } from '../support/harness';
 import { RedisClusterProcess, startRedisCluster } from '../support/redis-cluster';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
+import { until } from '../support/until';
 
 jest.setTimeout(30_000);
 
@@ -67,7 +68,7 @@ describe('Redis goes away mid-traffic and comes back', () => {
     await redis?.stop();
   });
 
-  it('answers every request, degrades at once, keeps txn_ids on the instance, and returns to Redis by itself', async () => {
+  it('when Redis goes away mid-traffic, then every request is answered, it degrades at once, keeps txn_ids on the instance, and returns to Redis by itself', async () => {
     const samples: Sample[] = [];
     let running = true;
     const worker = async (h: Harness, w: number) => {
@@ -78,8 +79,9 @@ describe('Redis goes away mid-traffic and comes back', () => {
       }
     };
     const traffic = Promise.all([worker(a, 0), worker(a, 1), worker(b, 2), worker(b, 3)]);
+    const answeredSince = (t: number) => samples.filter((s) => s.at > t).length;
 
-    await sleep(300);
+    await until(() => samples.length >= 20, 'traffic flowing on Redis');
     const killedAt = Date.now();
     await redis.stop();
     const degradeMs = await timeUntilStore(a, 'degraded');
@@ -98,12 +100,13 @@ describe('Redis goes away mid-traffic and comes back', () => {
     expect(event.status).toBe(503);
     expect(event.headers.get('retry-after')).toBe('1');
 
-    await sleep(500);
+    await until(() => answeredSince(killedAt + degradeMs) > 10, 'requests answered during the outage');
     const restartedAt = Date.now();
     await redis.restart();
     const recoverMs = await timeUntilStore(a, 'redis');
     await timeUntilStore(b, 'redis');
-    await sleep(200);
+    const backAt = Date.now();
+    await until(() => answeredSince(backAt) >= 10, 'traffic answered on Redis again');
     running = false;
     await traffic;
     console.log(`Redis outage: degraded ${degradeMs} ms after the kill, back on Redis ${recoverMs} ms after the restart; ${samples.length} requests`);
@@ -151,7 +154,7 @@ describe('a Redis Cluster master goes away mid-traffic and comes back', () => {
     await cluster?.stop();
   });
 
-  it('answers every request while a third of the slots are unreachable, then returns to the cluster', async () => {
+  it('when a third of the slots are unreachable, then every request is answered, and it returns to the cluster', async () => {
     const samples: Sample[] = [];
     let running = true;
     const worker = async (w: number) => {
@@ -163,11 +166,11 @@ describe('a Redis Cluster master goes away mid-traffic and comes back', () => {
       }
     };
     const traffic = Promise.all([0, 1, 2].map(worker));
-    await sleep(200);
+    await until(() => samples.length >= 10, 'traffic flowing on the cluster');
     const killedAt = Date.now();
     await cluster.masters[1].stop();
     const degradeMs = await timeUntilStore(h, 'degraded');
-    await sleep(300);
+    await until(() => samples.filter((s) => s.at > killedAt + degradeMs).length > 5, 'requests answered with a master away');
     const restartedAt = Date.now();
     await cluster.masters[1].restart();
     // Redis itself keeps a failed master's FAIL flag for 2 × cluster-node-timeout: recovery waits on that.
@@ -192,7 +195,7 @@ describe('a Redis Cluster master goes away mid-traffic and comes back', () => {
 });
 
 describe('a service started while Redis is down', () => {
-  it('serves from memory at once and moves state to Redis when Redis appears', async () => {
+  it('when Redis is down at start, then it serves from memory at once and moves state to Redis when Redis appears', async () => {
     const redis = await startRedis();
     await redis.stop();
     // A long command timeout: a call that waited on the absent Redis would take seconds.

@@ -15,7 +15,7 @@ import { startRedis } from '../../tools/process-kit/redis-server';
 jest.setTimeout(30_000);
 
 /*
- * Issue 10 item 2: a cache hit with a txn_id (and a rate limit) waits for ONE Redis round trip.
+ * A cache hit with a txn_id (and a rate limit) waits for ONE Redis round trip (each costs latency).
  * Every write to a Redis socket of this process is held back DELAY_MS, so each round trip
  * costs at least DELAY_MS and commands sent together overlap; a request that waits on two
  * round trips one after the other cannot answer in under 2 x DELAY_MS.
@@ -92,7 +92,7 @@ async function expectOneRoundTrip(env: Record<string, string>): Promise<void> {
 }
 
 describe('a cache hit with a txn_id and a rate limit waits for one Redis round trip', () => {
-  it('on a standalone Redis', async () => {
+  it('when Redis is standalone, then one round trip', async () => {
     const redis = await startRedis();
     redisPorts.add(redis.port);
     try {
@@ -102,7 +102,7 @@ describe('a cache hit with a txn_id and a rate limit waits for one Redis round t
     }
   });
 
-  it('on a Redis Cluster, whose cache and txn_id keys sit in different slots', async () => {
+  it('when Redis is a Cluster, whose cache and txn_id keys sit in different slots, then still one round trip', async () => {
     const cluster = await startRedisCluster();
     for (const m of cluster.masters) redisPorts.add(m.port);
     try {

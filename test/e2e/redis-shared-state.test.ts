@@ -9,6 +9,7 @@ import { stringMatching } from '../support/matchers';
 import { RedisClusterProcess, startRedisCluster } from '../support/redis-cluster';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { signedQuery } from '../support/signing';
+import { until } from '../support/until';
 
 jest.setTimeout(20_000);
 
@@ -60,7 +61,7 @@ describe.each([
     sim.resetCalls();
   });
 
-  it('replays on B a txn_id answered on A, without an upstream call, and refuses it on B for another number', async () => {
+  it('when a txn_id answered on A comes to B, then B replays it without an upstream call, and refuses it for another number', async () => {
     const id = txnId();
     const onA = await a.post('kyc', { txn_id: id, msisdn: '255712000002' });
     expect(onA.status).toBe(200);
@@ -75,18 +76,20 @@ describe.each([
     expect(other.body).toEqual({ code: '11111', desc: stringMatching(/^Error Process: txn_id already used/) });
   });
 
-  it('refuses on B with 409 a txn_id still in flight on A', async () => {
+  it('when a txn_id is still in flight on A, then B refuses it with 409', async () => {
     sim.setFault('sim', { latencyMs: 300 });
     const id = txnId();
+    const simCalls = sim.calls().sim;
     const first = a.post('sim_swap', { txn_id: id, msisdn: '255712000007' });
-    await new Promise((r) => setTimeout(r, 100));
+    // In flight on A: its lookup has reached the slow SIM management (the txn_id is claimed before).
+    await until(() => sim.calls().sim > simCalls, 'the first lookup at SIM management');
     const second = await b.post('sim_swap', { txn_id: id, msisdn: '255712000007' });
     expect(second.status).toBe(409);
     expect(second.body.response?.desc).toMatch(/in flight/);
     expect((await first).status).toBe(200);
   });
 
-  it('serves on B from the cache A filled: the upstream sees one call per system', async () => {
+  it('when A filled the cache, then B serves from it and the upstream sees one call per system', async () => {
     const kycA = await a.post('kyc', { txn_id: txnId(), msisdn: '255712000005' });
     const kycB = await b.post('kyc', { txn_id: txnId(), msisdn: '0712000005' });
     const swapA = await a.post('sim_swap', { txn_id: txnId(), msisdn: '255712000006' });
@@ -97,7 +100,7 @@ describe.each([
     expect(sim.calls()).toEqual({ hlr: 1, sim: 1, crm: 0 });
   });
 
-  it('holds one rate limit for a partner across both instances, answering 429 with Retry-After', async () => {
+  it('when a partner uses both instances, then one rate limit holds across them, answering 429 with Retry-After', async () => {
     const post = (h: Harness) => h.post('kyc', { txn_id: txnId(), msisdn: '255712000001' }, { query: signedQuery(LIMITED) });
     const statuses = [];
     for (const h of [a, b, a, b, a]) statuses.push((await post(h)).status);
@@ -110,7 +113,7 @@ describe.each([
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(100);
   });
 
-  it('shows a SIM swap at once on A after the swap event reached B', async () => {
+  it('when the swap event reached B, then A shows the SIM swap at once', async () => {
     const msisdn = '255712000002';
     const before = await a.post('sim_swap', { txn_id: txnId(), msisdn });
     expect(before.body.result).toEqual({ msisdn, sim_swapped: 'false' });

@@ -28,7 +28,7 @@ describe.each(OPS)('REST %s: every condition of the contract answers with its co
   });
   afterAll(() => h.close());
 
-  it('answers 200 00000 with exactly the contract keys', async () => {
+  it('when the request succeeds, then it answers 200 00000 with exactly the contract keys', async () => {
     const r = await h.post(op, valid());
     expect(r.status).toBe(200);
     expect(r.body.code).toBe('00000');
@@ -60,24 +60,24 @@ describe.each(OPS)('REST %s: every condition of the contract answers with its co
     expectFailure(op, r.body, '11111');
   });
 
-  it('refuses a wrong content type with 400 11111', async () => {
+  it('when the content type is wrong, then 400 11111', async () => {
     const r = await h.post(op, JSON.stringify(valid()), { contentType: 'text/plain' });
     expect(r.status).toBe(400);
     expectFailure(op, r.body, '11111');
   });
 
-  it('refuses a missing content type with 400 11111', async () => {
+  it('when the content type is missing, then 400 11111', async () => {
     const r = await h.post(op, JSON.stringify(valid()), { contentType: null });
     expect(r.status).toBe(400);
     expectFailure(op, r.body, '11111');
   });
 
-  it('ignores unknown extra fields', async () => {
+  it('when the body has unknown extra fields, then they are ignored', async () => {
     const r = await h.post(op, { ...valid(), extra: { deep: [1, 2] }, __proto__x: 1 });
     expect(r.status).toBe(200);
   });
 
-  it('refuses a body over 8 KiB with 413 11111', async () => {
+  it('when the body is over 8 KiB, then 413 11111', async () => {
     const r = await h.post(op, { ...valid(), pad: 'x'.repeat(9000) });
     expect(r.status).toBe(413);
     expectFailure(op, r.body, '11111');
@@ -99,7 +99,7 @@ describe.each(OPS)('REST %s: every condition of the contract answers with its co
     expect(r.text).not.toContain('demo-secret');
   });
 
-  it('answers unknown and disabled keys with the same text as a wrong signature', async () => {
+  it('when a key is unknown or disabled, then the answer has the same text as a wrong signature', async () => {
     const texts = await Promise.all([
       h.post(op, valid(), { query: signedQuery({ apiKey: 'nobody-key', secret: 'x' }) }),
       h.post(op, valid(), { query: signedQuery(DEMO_DISABLED) }),
@@ -108,7 +108,7 @@ describe.each(OPS)('REST %s: every condition of the contract answers with its co
     expect(new Set(texts.map((t) => t.text)).size).toBe(1);
   });
 
-  it('refuses an operation the partner may not use with 403, and allows the ones it may', async () => {
+  it('when the partner may not use an operation, then 403, and the ones it may are allowed', async () => {
     const r = await h.post(op, valid(), { query: signedQuery(DEMO_KYC_ONLY) });
     if (op === 'kyc') {
       expect(r.status).toBe(200);
@@ -118,7 +118,7 @@ describe.each(OPS)('REST %s: every condition of the contract answers with its co
     }
   });
 
-  it('refuses a txn_id already used for another msisdn with 409', async () => {
+  it('when a txn_id was already used for another msisdn, then 409', async () => {
     const id = txnId();
     expect((await h.post(op, { txn_id: id, msisdn: '255712000001' })).status).toBe(200);
     const r = await h.post(op, { txn_id: id, msisdn: '255712000002' });
@@ -126,7 +126,7 @@ describe.each(OPS)('REST %s: every condition of the contract answers with its co
     expectFailure(op, r.body, '11111');
   });
 
-  it('answers 503 9999 with Retry-After when the upstream is down and nothing is cached', async () => {
+  it('when the upstream is down and nothing is cached, then 503 9999 with Retry-After', async () => {
     h.sim.setFault(op === 'kyc' ? 'hlr' : 'sim', { down: true });
     try {
       const r = await h.post(op, { txn_id: txnId(), msisdn: '255712000002' });
@@ -138,7 +138,7 @@ describe.each(OPS)('REST %s: every condition of the contract answers with its co
     }
   });
 
-  it('answers an unknown route under the operation with 405 for a wrong method', async () => {
+  it('when the method is wrong on an unknown route under the operation, then 405', async () => {
     const res = await fetch(`${h.url}/eai/verify_customer/query/${op}?${signedQuery(DEMO)}`);
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
@@ -147,7 +147,7 @@ describe.each(OPS)('REST %s: every condition of the contract answers with its co
 });
 
 describe('REST conditions needing their own setup', () => {
-  it('SIM swap for a number that is not a subscriber is 404 11111 in the SIM swap shape; KYC says all false', async () => {
+  it('when the number is not a subscriber, then SIM swap is 404 11111 in the SIM swap shape and KYC says all false', async () => {
     const h = await startHarness();
     try {
       const sim = await h.post('sim_swap', { txn_id: txnId(), msisdn: '255799999999' });
@@ -161,7 +161,7 @@ describe('REST conditions needing their own setup', () => {
     }
   });
 
-  it('a partner over its rate limit gets 429 11111 with Retry-After, in each shape', async () => {
+  it('when a partner is over its rate limit, then 429 11111 with Retry-After, in each shape', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vc-partners-'));
     const file = join(dir, 'partners.json');
     writeFileSync(file, JSON.stringify({ partners: [
@@ -182,7 +182,7 @@ describe('REST conditions needing their own setup', () => {
     }
   });
 
-  it('anything unexpected is 500 9999 with no stack trace in the body', async () => {
+  it('when anything unexpected happens, then 500 9999 with no stack trace in the body', async () => {
     const store = new MemoryStateStore({ clock: systemClock, maxCacheEntries: 100, maxTxnEntries: 100 });
     store.txns.claim = async () => { throw new TypeError('boom at secret place'); };
     const h = await startHarness({ serverOptions: { store } });
@@ -198,7 +198,7 @@ describe('REST conditions needing their own setup', () => {
     }
   });
 
-  it('an unknown path is 404 11111 in the flat shape', async () => {
+  it('when the path is unknown, then 404 11111 in the flat shape', async () => {
     const h = await startHarness();
     try {
       const r = await postJson(`${h.url}/eai/verify_customer/query/other`, {});

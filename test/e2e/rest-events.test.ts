@@ -17,7 +17,7 @@ describe('POST /internal/events/sim-swap (CONTRACT §5)', () => {
   });
   afterAll(() => h.close());
 
-  it('evicts the cached answer at once, so the next SIM swap query sees the new swap', async () => {
+  it('when the event arrives, then the cached answer is evicted at once and the next SIM swap query sees the new swap', async () => {
     const before = await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000002' });
     expect(answer(before).result).toEqual({ msisdn: '255712000002', sim_swapped: 'false' });
     h.sim.upsert({ msisdn: '255712000002', status: 'active', paymentType: 'postpaid', iccid: '8925500000000000099', lastSimSwapAt: new Date().toISOString() });
@@ -31,13 +31,13 @@ describe('POST /internal/events/sim-swap (CONTRACT §5)', () => {
   });
 
   // The scheme is case-insensitive (RFC 9110 §11.1); the token is not.
-  it.each([`bearer ${TOKEN}`, `BEARER ${TOKEN}`, `Bearer  ${TOKEN}`])('accepts the authorization %p', async (authorization) => {
+  it.each([`bearer ${TOKEN}`, `BEARER ${TOKEN}`, `Bearer  ${TOKEN}`])('when the authorization is %p, then it is accepted', async (authorization) => {
     const r = await event(h, { msisdn: '255712000003' }, authorization);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ code: '00000', desc: 'Success' });
   });
 
-  it.each([undefined, 'Bearer wrong-token-0123456789', TOKEN, `bearer ${TOKEN}x`, `Bearer ${TOKEN.toUpperCase()}`, `Basic ${TOKEN}`, `Bearer${TOKEN}`])('refuses the authorization %p with 401 11111', async (authorization) => {
+  it.each([undefined, 'Bearer wrong-token-0123456789', TOKEN, `bearer ${TOKEN}x`, `Bearer ${TOKEN.toUpperCase()}`, `Basic ${TOKEN}`, `Bearer${TOKEN}`])('when the authorization is %p, then 401 11111', async (authorization) => {
     const r = await event(h, { msisdn: '255712000002' }, authorization);
     expect(r.status).toBe(401);
     expect(answer(r).code).toBe('11111');
@@ -51,7 +51,7 @@ describe('POST /internal/events/sim-swap (CONTRACT §5)', () => {
   });
 });
 
-it('POST /internal/events/sim-swap is 404 when EVENTS_TOKEN is unset', async () => {
+it('when EVENTS_TOKEN is unset, then POST /internal/events/sim-swap is 404', async () => {
   const h = await startHarness();
   try {
     const r = await event(h, { msisdn: '255712000002' }, 'Bearer anything-at-all-here');

@@ -31,7 +31,7 @@ describe('REST KYC facts (CONTRACT §1.1, §3)', () => {
     expect(r.body).toEqual({ code: '00000', desc: 'Success', result: { msisdn, ...facts } });
   });
 
-  it('echoes the msisdn exactly as sent, and every form of one number shares one cache entry', async () => {
+  it('when the msisdn is sent in any form, then it is echoed exactly as sent, and every form of one number shares one cache entry', async () => {
     h.sim.upsert({ msisdn: '255712000077', status: 'active', paymentType: 'prepaid', iccid: '8925500000000000077', lastSimSwapAt: null });
     h.sim.resetCalls();
     for (const form of ['255712000077', '+255712000077', '00255712000077', '0712000077', '712000077']) {
@@ -43,7 +43,7 @@ describe('REST KYC facts (CONTRACT §1.1, §3)', () => {
     expect(h.sim.calls().hlr).toBe(1);
   });
 
-  it('shares one upstream call among concurrent requests for the same number', async () => {
+  it('when requests for the same number run at once, then they share one upstream call', async () => {
     h.sim.upsert({ msisdn: '255712000078', status: 'active', paymentType: 'postpaid', iccid: '8925500000000000078', lastSimSwapAt: null });
     h.sim.setFault('hlr', { latencyMs: 50 });
     h.sim.resetCalls();
@@ -67,7 +67,7 @@ describe('REST SIM swap facts, look-back window and time zone (CONTRACT §1.1)',
   const swapAt = (msisdn: string, at: Date | null) =>
     h.sim.upsert({ msisdn, status: 'active', paymentType: 'prepaid', iccid: `89255000000${msisdn.slice(-8)}`, lastSimSwapAt: at ? at.toISOString() : null });
 
-  it('renders sim_swapped_dt as yyyy-MM-ddTHH:mm:ss+03:00 in the configured zone', async () => {
+  it('when sim_swapped_dt is rendered, then it is yyyy-MM-ddTHH:mm:ss+03:00 in the configured zone', async () => {
     const { at, expected } = recentSwap(180);
     swapAt('255712100001', at);
     const r = await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712100001', max_age: 48 });
@@ -75,7 +75,7 @@ describe('REST SIM swap facts, look-back window and time zone (CONTRACT §1.1)',
     expect(expected).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+03:00$/);
   });
 
-  it('leaves sim_swapped_dt out when the swap is older than the window, and for a SIM never swapped', async () => {
+  it('when the swap is older than the window, or the SIM was never swapped, then sim_swapped_dt is left out', async () => {
     swapAt('255712100002', new Date(Date.now() - 241 * HOUR));
     const old = await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712100002' });
     expect(old.body.result).toEqual({ msisdn: '255712100002', sim_swapped: 'false' });
@@ -83,13 +83,13 @@ describe('REST SIM swap facts, look-back window and time zone (CONTRACT §1.1)',
     expect(never.body.result).toEqual({ msisdn: '255712000001', sim_swapped: 'false' });
   });
 
-  it('uses the default window of 240 hours when max_age is absent', async () => {
+  it('when max_age is absent, then the default window of 240 hours is used', async () => {
     swapAt('255712100003', new Date(Date.now() - 239 * HOUR));
     const r = await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712100003' });
     expect(r.body.result?.sim_swapped).toBe('true');
   });
 
-  it('honours max_age at its boundaries: a swap 2 h ago is inside 3 h, outside 1 h', async () => {
+  it('when max_age is at its boundaries, then a swap 2 h ago is inside 3 h and outside 1 h', async () => {
     swapAt('255712100004', new Date(Date.now() - 2 * HOUR));
     const inside = await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712100004', max_age: 3 });
     expect(inside.body.result?.sim_swapped).toBe('true');
@@ -97,7 +97,7 @@ describe('REST SIM swap facts, look-back window and time zone (CONTRACT §1.1)',
     expect(outside.body.result).toEqual({ msisdn: '255712100004', sim_swapped: 'false' });
   });
 
-  it.each([1, 2400])('accepts max_age %i', async (maxAge) => {
+  it.each([1, 2400])('when max_age is %i, then it is accepted', async (maxAge) => {
     const r = await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000006', max_age: maxAge });
     expect(r.status).toBe(200);
   });
@@ -109,7 +109,7 @@ describe('REST SIM swap facts, look-back window and time zone (CONTRACT §1.1)',
     expect(r.body.response?.desc).toMatch(/max_age/);
   });
 
-  it('treats the demo fixture relative swaps as the README says', async () => {
+  it('when the demo fixture has relative swaps, then they are treated as the README says', async () => {
     const hoursAgo = await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000006' });
     expect(hoursAgo.body.result?.sim_swapped).toBe('true');
     expect(hoursAgo.body.result?.sim_swapped_dt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+03:00$/);

@@ -24,7 +24,7 @@ describe('REST routing of the partner operations', () => {
     expect(r.body.result?.is_valid).toBe('true');
   });
 
-  it('sends a success as JSON with its length', async () => {
+  it('when the answer is a success, then it is sent as JSON with its length', async () => {
     const r = await h.post('kyc', { txn_id: txnId(), msisdn: '255712000001' });
     expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(Number(r.headers.get('content-length'))).toBe(Buffer.byteLength(r.text));
@@ -32,7 +32,7 @@ describe('REST routing of the partner operations', () => {
     expect(r.headers.get('x-correlator')).toBeTruthy();
   });
 
-  it.each(['PUT', 'DELETE', 'PATCH'])('refuses %s with 405 and Allow: POST in the operation\'s shape', async (method) => {
+  it.each(['PUT', 'DELETE', 'PATCH'])("when the method is %s, then 405 with Allow: POST in the operation's shape", async (method) => {
     const res = await fetch(`${base()}/sim_swap?${signedQuery(DEMO)}`, { method });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
@@ -40,13 +40,13 @@ describe('REST routing of the partner operations', () => {
     expect(body.response.code).toBe('11111');
   });
 
-  it('answers a path that is neither operation with 404', async () => {
+  it('when the path is neither operation, then 404', async () => {
     const r = await postJson(`${base()}/kyc2?${signedQuery(DEMO)}`, { txn_id: txnId(), msisdn: '255712000001' });
     expect(r.status).toBe(404);
     expect(r.body.code).toBe('11111');
   });
 
-  it('a double trailing slash is not the operation', async () => {
+  it('when the path has a double trailing slash, then it is not the operation', async () => {
     const r = await postJson(`${base()}/kyc//?${signedQuery(DEMO)}`, { txn_id: txnId(), msisdn: '255712000001' });
     expect(r.status).toBe(404);
   });

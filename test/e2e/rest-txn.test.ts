@@ -1,4 +1,5 @@
 import { Harness, startHarness, txnId } from '../support/harness';
+import { until } from '../support/until';
 
 describe('REST txn_id rules (CONTRACT §1.4)', () => {
   let h: Harness;
@@ -9,7 +10,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
   afterEach(() => h.sim.resetFaults());
   afterAll(() => h.close());
 
-  it('replays the stored answer for the same txn_id, operation and msisdn, without calling the upstream', async () => {
+  it('when the same txn_id, operation and msisdn come again, then the stored answer is replayed without calling the upstream', async () => {
     const id = txnId();
     const first = await h.post('sim_swap', { txn_id: id, msisdn: '255712000006' });
     expect(first.status).toBe(200);
@@ -22,7 +23,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect(h.sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 
-  it('replays even when the upstream has gone down since', async () => {
+  it('when the upstream has gone down since, then the answer is still replayed', async () => {
     const id = txnId();
     const first = await h.post('kyc', { txn_id: id, msisdn: '255712000002' });
     h.sim.setFault('hlr', { down: true });
@@ -31,7 +32,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect(again.text).toBe(first.text);
   });
 
-  it('refuses the same txn_id with another operation, another msisdn or another form of the msisdn with 409', async () => {
+  it('when the same txn_id comes with another operation, another msisdn or another form of the msisdn, then 409', async () => {
     const id = txnId();
     expect((await h.post('kyc', { txn_id: id, msisdn: '255712000001' })).status).toBe(200);
     const otherOp = await h.post('sim_swap', { txn_id: id, msisdn: '255712000001' });
@@ -41,7 +42,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect((await h.post('kyc', { txn_id: id, msisdn: '0712000001' })).status).toBe(409);
   });
 
-  it('keeps txn_ids per partner: another partner may use the same one', async () => {
+  it('when another partner uses the same txn_id, then it may: txn_ids are per partner', async () => {
     const { DEMO_HMAC, signedQuery } = await import('../support/signing');
     const id = txnId();
     expect((await h.post('kyc', { txn_id: id, msisdn: '255712000001' })).status).toBe(200);
@@ -49,18 +50,20 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect(other.status).toBe(200);
   });
 
-  it('refuses the same txn_id while the first request is still in flight with 409', async () => {
+  it('when the first request is still in flight, then the same txn_id is refused with 409', async () => {
     h.sim.setFault('sim', { latencyMs: 150 });
     const id = txnId();
+    const simCalls = h.sim.calls().sim;
     const first = h.post('sim_swap', { txn_id: id, msisdn: '255712000007' });
-    await new Promise((r) => setTimeout(r, 40));
+    // In flight: its lookup has reached the slow SIM management (the txn_id is claimed before).
+    await until(() => h.sim.calls().sim > simCalls, 'the first lookup at SIM management');
     const second = await h.post('sim_swap', { txn_id: id, msisdn: '255712000007' });
     expect(second.status).toBe(409);
     expect(second.body.response?.desc).toMatch(/in flight/);
     expect((await first).status).toBe(200);
   });
 
-  it('releases the txn_id after a 9999 so the partner can retry with it', async () => {
+  it('when the answer was 9999, then the txn_id is released so the partner can retry with it', async () => {
     const id = txnId();
     h.sim.setFault('hlr', { down: true });
     const failed = await h.post('kyc', { txn_id: id, msisdn: '255712000005' });
@@ -72,7 +75,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
   });
 
-  it('replays a "not a subscriber" answer for the same SIM swap request', async () => {
+  it('when the same SIM swap request comes again, then its "not a subscriber" answer is replayed', async () => {
     const id = txnId();
     const first = await h.post('sim_swap', { txn_id: id, msisdn: '255799000001' });
     expect(first.status).toBe(404);
@@ -82,7 +85,7 @@ describe('REST txn_id rules (CONTRACT §1.4)', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 
-  it('does not record a txn_id when authentication or validation fails', async () => {
+  it('when authentication or validation fails, then the txn_id is not recorded', async () => {
     const id = txnId();
     expect((await h.post('kyc', { txn_id: id, msisdn: 'bad' })).status).toBe(400);
     expect((await h.post('kyc', { txn_id: id, msisdn: '255712000001' }, { query: 'api_key=demo-key&sig=00' })).status).toBe(401);

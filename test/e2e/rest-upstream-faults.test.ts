@@ -1,5 +1,6 @@
 import { Harness, startHarness, txnId } from '../support/harness';
 import { stringMatching } from '../support/matchers';
+import { until } from '../support/until';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -18,7 +19,7 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
   });
   afterEach(() => h.close());
 
-  it('when the HLR is slower than its timeout, KYC answers 9999 within the timeout plus a small margin', async () => {
+  it('when the HLR is slower than its timeout, then KYC answers 9999 within the timeout plus a small margin', async () => {
     // Warm the connections first, so the measured call is the deadline and nothing else.
     expect((await h.post('kyc', { txn_id: txnId(), msisdn: '255712000002' })).status).toBe(200);
     h.sim.setFault('hlr', { latencyMs: 5000 });
@@ -32,7 +33,7 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     expect(elapsed).toBeLessThan(TIMEOUT_MS + 400);
   });
 
-  it('when the HLR fails past the threshold, the breaker opens, answers 9999 without calling it, then closes again', async () => {
+  it('when the HLR fails past the threshold, then the breaker opens, answers 9999 without calling it, and closes again', async () => {
     h.sim.setFault('hlr', { errorRate: 1 });
     for (let i = 0; i < 4; i++) {
       expect((await h.post('kyc', { txn_id: txnId(), msisdn: '255712000002' })).status).toBe(503);
@@ -49,7 +50,8 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     expect(h.sim.calls().hlr).toBe(callsWhenOpened);
 
     h.sim.resetFaults();
-    await sleep(450);
+    // BREAKER_RESET_TIMEOUT_MS after opening, the breaker lets one trial call through.
+    await until(async () => ((await (await fetch(`${h.url}/readyz`)).json()) as { upstreams: Record<string, string> }).upstreams.hlr === 'half_open', 'hlr breaker half open', 5000);
     const recovered = await h.post('kyc', { txn_id: txnId(), msisdn: '255712000002' });
     expect(recovered.status).toBe(200);
     expect(h.sim.calls().hlr).toBe(callsWhenOpened + 1);
@@ -57,7 +59,7 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     expect(readyClosed.upstreams.hlr).toBe('closed');
   });
 
-  it('does not count "not a subscriber" answers against the breaker', async () => {
+  it('when the answer is "not a subscriber", then it does not count against the breaker', async () => {
     for (let i = 0; i < 8; i++) {
       expect((await h.post('sim_swap', { txn_id: txnId(), msisdn: `25579900000${i}` })).status).toBe(404);
     }
@@ -65,7 +67,7 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     expect((await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000001' })).status).toBe(200);
   });
 
-  it('when the HLR is down, KYC answers from a stale entry instead of 9999', async () => {
+  it('when the HLR is down, then KYC answers from a stale entry instead of 9999', async () => {
     const fresh = await h.post('kyc', { txn_id: txnId(), msisdn: '0712000003' });
     expect(fresh.status).toBe(200);
     h.sim.setFault('hlr', { down: true });
@@ -74,7 +76,7 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     expect(stale.body.result).toEqual({ msisdn: '255712000003', is_prepaid: 'true', is_active: 'false', is_valid: 'true' });
   });
 
-  it('a SIM swap answer is served from cache while fresh, but never stale: 9999 once it expires', async () => {
+  it('when a SIM swap answer is fresh, then it is served from cache; when it expires, then 9999, never stale', async () => {
     const h2 = await startHarness({ env: { SIM_SWAP_CACHE_TTL_S: '1', SIM_TIMEOUT_MS: '200' } });
     try {
       expect((await h2.post('sim_swap', { txn_id: txnId(), msisdn: '255712000006' })).status).toBe(200);
@@ -89,7 +91,7 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
     }
   });
 
-  it('KYC is unaffected when only SIM management is down', async () => {
+  it('when only SIM management is down, then KYC is unaffected', async () => {
     h.sim.setFault('sim', { down: true });
     expect((await h.post('kyc', { txn_id: txnId(), msisdn: '255712000001' })).status).toBe(200);
     expect((await h.post('sim_swap', { txn_id: txnId(), msisdn: '255712000001' })).status).toBe(503);

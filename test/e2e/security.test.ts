@@ -10,7 +10,7 @@ import { OutcomeTally } from '../support/outcome-tally';
 import { DEMO, DEMO_DISABLED, DEMO_HMAC, DEMO_KYC_ONLY, md5Sig, signedQuery } from '../support/signing';
 
 /*
- * Security (issue #7, item 4): security headers and no x-powered-by on every kind of answer,
+ * Security: security headers and no x-powered-by on every kind of answer,
  * failed signatures throttled per (api key, client address) and per client address, and no secret, signature
  * or full msisdn in any log line, whatever happens.
  */
@@ -81,7 +81,7 @@ describe('security headers', () => {
 });
 
 describe('server timeouts are configuration', () => {
-  it('takes REQUEST_TIMEOUT_MS and HEADERS_TIMEOUT_MS, defaulting to 30 s and 10 s, and refuses headers longer than the request', () => {
+  it('when REQUEST_TIMEOUT_MS and HEADERS_TIMEOUT_MS are set or not, then they are taken, defaulting to 30 s and 10 s, and headers longer than the request are refused', () => {
     expect(loadConfig({})).toMatchObject({ REQUEST_TIMEOUT_MS: 30_000, HEADERS_TIMEOUT_MS: 10_000 });
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' })).toThrow(/HEADERS_TIMEOUT_MS: must be at most REQUEST_TIMEOUT_MS/);
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: 'soon' })).toThrow(ConfigError);
@@ -114,7 +114,7 @@ describe('failed signatures are throttled per (api key, client address) and per 
     return counts;
   }
 
-  it('after AUTH_FAIL_LIMIT wrong signatures a key gets 429 11111 from that address with Retry-After in both shapes, even with a valid signature, at no signature cost', async () => {
+  it('when a key has AUTH_FAIL_LIMIT wrong signatures, then it gets 429 11111 from that address with Retry-After in both shapes, even with a valid signature, at no signature cost', async () => {
     const h = await startHarness({ env: THROTTLE });
     try {
       for (let i = 0; i < 5; i++) {
@@ -133,7 +133,7 @@ describe('failed signatures are throttled per (api key, client address) and per 
     }
   });
 
-  it('another key from the same address is still served while the address is under its own limit', async () => {
+  it('when the address is under its own limit, then another key from it is still served', async () => {
     const h = await startHarness({ env: THROTTLE });
     try {
       for (let i = 0; i < 5; i++) expect((await h.post('kyc', valid(), { query: wrongSig('demo-key') })).status).toBe(401);
@@ -148,7 +148,7 @@ describe('failed signatures are throttled per (api key, client address) and per 
     }
   });
 
-  it('an address over AUTH_FAIL_ADDRESS_LIMIT is refused for every key, valid or not', async () => {
+  it('when an address is over AUTH_FAIL_ADDRESS_LIMIT, then every key from it is refused, valid or not', async () => {
     const h = await startHarness({ env: THROTTLE });
     try {
       // 12 failures spread over keys that each stay under the key limit.
@@ -160,7 +160,7 @@ describe('failed signatures are throttled per (api key, client address) and per 
     }
   });
 
-  it('unknown, disabled and real keys are throttled alike, so a 429 tells nothing about a key', async () => {
+  it('when keys are unknown, disabled or real, then they are throttled alike, so a 429 tells nothing about a key', async () => {
     const h = await startHarness({ env: { ...THROTTLE, AUTH_FAIL_ADDRESS_LIMIT: '100' } });
     try {
       const texts: string[] = [];
@@ -176,7 +176,7 @@ describe('failed signatures are throttled per (api key, client address) and per 
     }
   });
 
-  it('successes never count, and the window slides: a key is served again once its failures age out', async () => {
+  it('when requests succeed, then they never count, and when failures age out, then the key is served again (the window slides)', async () => {
     const h = await startHarness({ env: { ...THROTTLE, AUTH_FAIL_WINDOW_S: '2' } });
     try {
       for (let i = 0; i < 30; i++) expect((await h.post('kyc', valid())).status).toBe(200);
@@ -195,7 +195,7 @@ describe('failed signatures are throttled per (api key, client address) and per 
     }
   });
 
-  it('X-Forwarded-For is ignored by default, so a spoofed header does not escape the address limit', async () => {
+  it('when X-Forwarded-For is sent by default settings, then it is ignored, so a spoofed header does not escape the address limit', async () => {
     const h = await startHarness({ env: THROTTLE });
     try {
       for (let i = 0; i < 12; i++) {
@@ -208,7 +208,7 @@ describe('failed signatures are throttled per (api key, client address) and per 
     }
   });
 
-  it('with TRUST_PROXY_HOPS=1 the address is the one the proxy saw, and addresses are throttled apart', async () => {
+  it('when TRUST_PROXY_HOPS=1, then the address is the one the proxy saw, and addresses are throttled apart', async () => {
     const h = await startHarness({ env: { ...THROTTLE, TRUST_PROXY_HOPS: '1' } });
     try {
       for (let i = 0; i < 12; i++) {
@@ -233,7 +233,7 @@ describe('failed signatures are throttled per (api key, client address) and per 
       method: 'POST', headers: { 'content-type': 'application/json', ...from(address) }, body: '{"query":"{ kyc(msisdn: \\"255712000001\\") { isValid } }"}',
     });
 
-    it('anyone who knows a partner\'s api key cannot lock the partner out: its signed requests from another address are served', async () => {
+    it("when someone who knows a partner's api key fails from another address, then the partner's signed requests are still served", async () => {
       // Twenty addresses, each one wrong signature for the partner's key: far over AUTH_FAIL_LIMIT in all.
       for (let i = 1; i <= 20; i++) {
         expect((await h.post('kyc', valid(), { query: wrongSig(DEMO.apiKey), headers: from(`203.0.113.${i}`) })).status).toBe(401);
@@ -245,7 +245,7 @@ describe('failed signatures are throttled per (api key, client address) and per 
       tally.record('partner\'s key sprayed from other addresses', `${partner.status} ${failureOf(partner).code}`);
     });
 
-    it('a key failing from one address is throttled there only, even for its valid signatures', async () => {
+    it('when a key fails from one address, then it is throttled there only, even for its valid signatures', async () => {
       for (let i = 0; i < 5; i++) expect((await h.post('kyc', valid(), { query: wrongSig(DEMO.apiKey), headers: from('203.0.113.9') })).status).toBe(401);
       expect429('kyc', await h.post('kyc', valid(), { headers: from('203.0.113.9') }));
       expect((await graphqlFrom('203.0.113.9')).status).toBe(429);
@@ -254,7 +254,7 @@ describe('failed signatures are throttled per (api key, client address) and per 
       expect((await h.post('kyc', valid(), { query: signedQuery(DEMO_KYC_ONLY), headers: from('203.0.113.9') })).status).toBe(200);
     });
 
-    it('counts an IPv4-mapped address in hex form (::ffff:cb00:7101) as the IPv4 address it carries', async () => {
+    it('when the address is IPv4-mapped in hex form (::ffff:cb00:7101), then it counts as the IPv4 address it carries', async () => {
       for (let i = 0; i < 12; i++) {
         expect((await h.post('kyc', valid(), { query: wrongSig(`spray-key-${i % 4}`), headers: from('::ffff:cb00:7101') })).status).toBe(401);
       }
@@ -267,7 +267,7 @@ describe('failed signatures are throttled per (api key, client address) and per 
       }
     });
 
-    it('counts an IPv6 address by its /64: rotating the host part does not escape the address limit', async () => {
+    it('when an IPv6 client rotates the host part, then it is counted by its /64 and does not escape the address limit', async () => {
       for (let i = 0; i < 12; i++) {
         expect((await h.post('kyc', valid(), { query: wrongSig(`spray-key-${i % 4}`), headers: from(`2001:db8:0:1::${(i + 1).toString(16)}`) })).status).toBe(401);
       }
@@ -276,7 +276,7 @@ describe('failed signatures are throttled per (api key, client address) and per 
     });
   });
 
-  it('GraphQL shares the throttle: a key blocked over REST from an address is refused there with a 11111 and Retry-After', async () => {
+  it('when a key is blocked over REST from an address, then GraphQL refuses it there too with a 11111 and Retry-After', async () => {
     const h = await startHarness({ env: THROTTLE });
     try {
       for (let i = 0; i < 5; i++) expect((await h.post('kyc', valid(), { query: wrongSig('demo-key') })).status).toBe(401);
@@ -301,7 +301,7 @@ describe('no secret, signature or full msisdn in any log line', () => {
 
   afterAll(() => { delete process.env.VC_TEST_PARTNER_SECRET; });
 
-  it('across successes, every failure, bad signatures, throttling, GraphQL, events and partner reload errors', async () => {
+  it('when requests succeed, fail, bad signatures, throttling, GraphQL, events and partner reload errors are logged, then no line holds a secret, signature or full msisdn', async () => {
     process.env.VC_TEST_PARTNER_SECRET = ENV_SECRET;
     const file = partnersFile([
       ...DEMO_PARTNERS,

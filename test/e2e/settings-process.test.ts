@@ -30,7 +30,7 @@ function runService(env: Record<string, string>, limitMs: number): Promise<Exit 
 
 describe('integer settings of the built service', () => {
   // Number() reads each of these as 0, so an unfixed service would start on a free port.
-  it.each(['0x0', '0e3', '0.0'])('refuses to start with PORT=%s, exits non-zero and names PORT', async (port) => {
+  it.each(['0x0', '0e3', '0.0'])('when PORT=%s, then it refuses to start, exits non-zero and names PORT', async (port) => {
     const run = await runService({ PORT: port }, 10_000);
     expect(run.killed).toBe(false);
     expect(run.code).not.toBe(0);
@@ -57,7 +57,7 @@ describe('settings that only make sense together, in the built service', () => {
 });
 
 describe('the sink credentials key file of the built service', () => {
-  it('refuses to start with a key file that holds no 32-byte key, exits non-zero and names SINK_CREDENTIALS_KEY_FILE', async () => {
+  it('when the key file holds no 32-byte key, then it refuses to start, exits non-zero and names SINK_CREDENTIALS_KEY_FILE', async () => {
     const run = await runService({ PORT: '0', SINK_CREDENTIALS_KEY_FILE: __filename }, 10_000);
     expect(run.killed).toBe(false);
     expect(run.code).not.toBe(0);

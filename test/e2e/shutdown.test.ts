@@ -4,9 +4,10 @@ import { defaultFixturesPath, loadFixtures } from '../../src/simulator/fixtures'
 import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { DEMO, signedQuery, txnId } from '../support/signing';
+import { until } from '../support/until';
 
 /*
- * Issue 16, items 1 and 2, against the built service as a real process (node dist/src/main.js):
+ * Graceful shutdown, against the built service as a real process (node dist/src/main.js):
  * - after SIGTERM every response says `Connection: close`, and no request that reached the
  *   server goes unanswered, on keep-alive connections, pipelined ones and under load;
  * - /readyz answers 503 at once while the service keeps accepting and serving for
@@ -70,13 +71,13 @@ function rawConnection(port: number): { socket: Socket; closed: Promise<{ data: 
   return { socket, closed };
 }
 
-describe('SIGTERM keeps every request answered (issue 16.1)', () => {
+describe('SIGTERM keeps every request answered, keep-alive connections included', () => {
   let sim: Simulator;
   let simEnv: Record<string, string>;
   beforeAll(async () => ({ sim, env: simEnv } = await slowSimulator(1000)));
   afterAll(() => sim.close());
 
-  it('responses in flight at the signal say Connection: close; pipelined and newly connected requests are answered in full', async () => {
+  it('when the signal comes, then responses in flight say Connection: close, and pipelined and newly connected requests are answered in full', async () => {
     const svc = await startServiceProcess({ ...simEnv, SHUTDOWN_READINESS_DELAY_MS: '0' });
     try {
       const port = Number(new URL(svc.url).port);
@@ -113,7 +114,7 @@ describe('SIGTERM keeps every request answered (issue 16.1)', () => {
     }
   });
 
-  it('under load on keep-alive connections: every request sent is answered or refused at connect, never dropped', async () => {
+  it('when the signal comes under load on keep-alive connections, then every request sent is answered or refused at connect, never dropped', async () => {
     const delayMs = 1000;
     const svc = await startServiceProcess({ ...simEnv, SHUTDOWN_READINESS_DELAY_MS: String(delayMs) });
     sim.setFault('hlr', { latencyMs: 100 });
@@ -146,7 +147,8 @@ describe('SIGTERM keeps every request answered (issue 16.1)', () => {
       }
     });
     try {
-      await sleep(1000);
+      // Load first: every pooled connection has carried requests (keep-alive) before the signal.
+      await until(() => outcomes.length >= 48, 'three requests per connection answered before the signal');
       const termAt = Date.now();
       svc.proc.kill('SIGTERM');
       const exitCode = await svc.exited;
@@ -190,14 +192,14 @@ describe('SIGTERM keeps every request answered (issue 16.1)', () => {
   });
 });
 
-describe('SIGTERM: not ready first, then drain (issue 16.2)', () => {
+describe('SIGTERM: not ready first (so the balancer stops sending), then drain', () => {
   const readyz = async (url: string) => {
     const res = await fetch(`${url}/readyz`);
     return { status: res.status, body: (await res.json()) as { status: string } };
   };
   const outcome = (p: Promise<Response>) => p.then((r) => r.status, (err: Error) => (err.cause as NodeJS.ErrnoException | undefined)?.code ?? err.message);
 
-  it('/readyz is 503 shutting_down at once, /healthz and the partner routes still answer during the delay, then exit 0', async () => {
+  it('when the signal comes, then /readyz is 503 shutting_down at once, /healthz and the partner routes still answer during the delay, then exit 0', async () => {
     const delayMs = 1500;
     const svc = await startServiceProcess({ SHUTDOWN_READINESS_DELAY_MS: String(delayMs), LOG_LEVEL: 'info' });
     try {
@@ -237,11 +239,11 @@ describe('SIGTERM: not ready first, then drain (issue 16.2)', () => {
     }
   });
 
-  it('a second signal during the delay skips the rest of it', async () => {
+  it('when a second signal comes during the delay, then the rest of it is skipped', async () => {
     const svc = await startServiceProcess({ SHUTDOWN_READINESS_DELAY_MS: '30000', LOG_LEVEL: 'info' });
     try {
       svc.proc.kill('SIGTERM');
-      await sleep(200);
+      await until(async () => (await readyz(svc.url)).status === 503, 'not ready after the first signal', 5000);
       expect((await readyz(svc.url)).status).toBe(503);
       const secondAt = Date.now();
       svc.proc.kill('SIGINT');

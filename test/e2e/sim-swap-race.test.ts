@@ -4,7 +4,7 @@ import { Harness, Reply, postJson, startHarness, txnId } from '../support/harnes
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 
 /*
- * Issue 11.1: a SIM swap event while a lookup of the number is in flight. SIM management is made
+ * A SIM swap event while a lookup of the number is in flight. SIM management is made
  * slow (admin fault latency), the swap is recorded there (admin upsert) and reported (the event
  * route), all over real HTTP. No request after the event may get, or leave in the cache, the
  * answer of the lookup that started before it.
@@ -70,7 +70,7 @@ describe('a SIM swap event while a lookup of the number is in flight, on one ins
   afterAll(() => h.close());
   afterEach(() => h.sim.resetFaults());
 
-  it('a query after the event gets the swap, not the answer of the lookup that was in flight', async () => {
+  it('when a query comes after the event, then it gets the swap, not the answer of the lookup that was in flight', async () => {
     const msisdn = '255712100001';
     const { earlier: before } = await queryInFlightAcrossSwap(h.simUrl, h, h.url, msisdn);
     const after = await ask(h, msisdn);
@@ -83,7 +83,7 @@ describe('a SIM swap event while a lookup of the number is in flight, on one ins
     expect(swappedOf(await ask(h, msisdn))).toBe('true');
   });
 
-  it('the lookup that was in flight does not leave its pre-swap answer in the cache', async () => {
+  it('when the lookup in flight finishes, then it does not leave its pre-swap answer in the cache', async () => {
     const msisdn = '255712100002';
     const { earlier: before, calls } = await queryInFlightAcrossSwap(h.simUrl, h, h.url, msisdn);
     expect(swappedOf(await before)).toBe('false');
@@ -118,7 +118,7 @@ describe('a SIM swap event on one instance while another has a lookup in flight 
     await redis?.stop();
   });
 
-  it('B neither answers a later query from its earlier lookup nor writes that lookup\'s answer into the shared cache', async () => {
+  it("when the event reached A, then B neither answers a later query from its earlier lookup nor writes that lookup's answer into the shared cache", async () => {
     const msisdn = '255712100003';
     // The event reaches A only: B learns of it through the shared cache alone.
     const { earlier: earlierOnB, calls } = await queryInFlightAcrossSwap(simUrl, b, a.url, msisdn);
@@ -133,7 +133,7 @@ describe('a SIM swap event on one instance while another has a lookup in flight 
     expect(await simCalls(simUrl)).toBe(calls + 2);
   });
 
-  it('B\'s earlier lookup, finishing after the event with no query in between, leaves nothing stale for either instance', async () => {
+  it("when B's earlier lookup finishes after the event with no query in between, then it leaves nothing stale for either instance", async () => {
     const msisdn = '255712100004';
     const { earlier: earlierOnB } = await queryInFlightAcrossSwap(simUrl, b, a.url, msisdn);
     expect(swappedOf(await earlierOnB)).toBe('false');

@@ -26,7 +26,7 @@ describe('the simulator reports the swaps it makes to the service', () => {
     await sink.close();
   });
 
-  test('an admin upsert with a new lastSimSwapAt becomes a swapped event at the subscriber\'s sink; an unchanged one does not', async () => {
+  test("when an admin upsert has a new lastSimSwapAt, then a swapped event reaches the subscriber's sink; when unchanged, then none", async () => {
     const s = await h.subscribe(subscriptionBody(sink.url, '+255712000002'));
     expect(s.status).toBe(201);
     const put = (body: object) => fetch(`${simUrl}/__admin/subscribers/255712000002`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -39,7 +39,7 @@ describe('the simulator reports the swaps it makes to the service', () => {
     expect(sink.received).toHaveLength(1);
   });
 
-  test('SIMULATOR_EVENTS_URL and SIMULATOR_EVENTS_TOKEN are read together', () => {
+  test('when SIMULATOR_EVENTS_URL or SIMULATOR_EVENTS_TOKEN is set, then both are read together', () => {
     expect(parseSimulatorEnv({ SIMULATOR_EVENTS_URL: 'http://127.0.0.1:8080/internal/events/sim-swap', SIMULATOR_EVENTS_TOKEN: 't' })).toMatchObject({ eventsUrl: 'http://127.0.0.1:8080/internal/events/sim-swap', eventsToken: 't' });
     expect(() => parseSimulatorEnv({ SIMULATOR_EVENTS_URL: 'http://x/y' })).toThrow(/together/);
     expect(() => parseSimulatorEnv({ SIMULATOR_EVENTS_URL: 'ftp://x', SIMULATOR_EVENTS_TOKEN: 't' })).toThrow(/SIMULATOR_EVENTS_URL/);

@@ -40,33 +40,33 @@ describe('simulator serving the demo fixture', () => {
     sim.resetCalls();
   });
 
-  it('HLR answers a fixture subscriber with status, payment type and tenure start', async () => {
+  it('when the HLR is asked for a fixture subscriber, then it answers with status, payment type and tenure start', async () => {
     const res = await get('/hlr/subscribers/255712000003');
     expect(res).toEqual({ status: 200, type: 'application/json',
       body: { msisdn: '255712000003', status: 'suspended', paymentType: 'prepaid', activatedAt: '2024-06-03T08:15:00Z' } });
     expect((await get('/hlr/subscribers/255712000009')).body).toMatchObject({ paymentType: 'business' });
   });
 
-  it('SIM management answers a never-swapped subscriber with its iccid, a null swap date and the line\'s activation as the SIM\'s', async () => {
+  it("when SIM management is asked for a never-swapped subscriber, then it answers its iccid, a null swap date and the line's activation as the SIM's", async () => {
     const res = await get('/sim/subscribers/255712000001/sim');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ msisdn: '255712000001', iccid: '8925500000000000001', lastSimSwapAt: null,
       simActivatedAt: toRfc3339Seconds(now.getTime() - 1460 * 24 * HOUR) });
   });
 
-  it('a swapped subscriber\'s current SIM was activated by its latest swap', async () => {
+  it('when a subscriber was swapped, then its current SIM was activated by its latest swap', async () => {
     const res = await get('/sim/subscribers/255712000006/sim');
     expect(res.body.simActivatedAt).toBe(res.body.lastSimSwapAt);
     expect(res.body.simActivatedAt).toBe(toRfc3339Seconds(now.getTime() - 3 * HOUR));
   });
 
-  it('resolves the relative swap dates of the demo fixture against the load time', async () => {
+  it('when the demo fixture is loaded, then its relative swap dates resolve against the load time', async () => {
     expect((await get('/sim/subscribers/255712000006/sim')).body?.lastSimSwapAt).toBe(toRfc3339Seconds(now.getTime() - 3 * HOUR));
     expect((await get('/sim/subscribers/255712000008/sim')).body?.lastSimSwapAt).toBe('2026-11-20T07:45:00Z');
     expect((await get('/sim/subscribers/255712000007/sim')).body?.lastSimSwapAt).toBe('2026-08-22T08:15:00Z');
   });
 
-  it('answers 404 on both systems for a number that is not a subscriber, naming the number asked', async () => {
+  it('when a number is not a subscriber, then both systems answer 404, naming the number asked', async () => {
     expect(await get('/hlr/subscribers/255712999999')).toMatchObject({ status: 404, body: { error: 'not_found', msisdn: '255712999999' } });
     expect(await get('/sim/subscribers/255712999999/sim')).toMatchObject({ status: 404, body: { error: 'not_found', msisdn: '255712999999' } });
   });
@@ -76,7 +76,7 @@ describe('simulator serving the demo fixture', () => {
     expect((await get('/hlr/subscribers/255712999999/x')).body).not.toHaveProperty('msisdn');
   });
 
-  it('answers 404 for unknown routes and methods without counting them as upstream calls', async () => {
+  it('when routes or methods are unknown, then 404, not counted as upstream calls', async () => {
     for (const [m, p] of [['GET', '/'], ['POST', '/hlr/subscribers/255712000001'], ['GET', '/hlr/subscribers/'],
       ['GET', '/sim/subscribers/255712000001'], ['GET', '/__admin/nothing'], ['PUT', '/__admin/faults/xyz']]) {
       expect((await call(base, m, p, m === 'GET' ? undefined : {})).status).toBe(404);
@@ -84,7 +84,7 @@ describe('simulator serving the demo fixture', () => {
     expect(sim.calls()).toEqual({ hlr: 0, sim: 0, crm: 0 });
   });
 
-  it('upserts a subscriber through the admin API, the path msisdn winning over the body', async () => {
+  it('when a subscriber is upserted through the admin API, then the path msisdn wins over the body', async () => {
     const res = await put('/__admin/subscribers/255712000099', { msisdn: '255700000000', status: 'active',
       paymentType: 'postpaid', iccid: '8925500000000000099', lastSimSwapAt: 'now-1h' });
     expect(res.status).toBe(200);
@@ -97,7 +97,7 @@ describe('simulator serving the demo fixture', () => {
     expect((await get('/hlr/subscribers/255700000000')).status).toBe(404);
   });
 
-  it('upserts tenure facts in every form: RFC 3339, null, relative; simActivatedAt defaults to the swap, else the activation', async () => {
+  it('when tenure facts are upserted in any form (RFC 3339, null, relative), then they are taken, and simActivatedAt defaults to the swap, else the activation', async () => {
     const base0 = { status: 'active', paymentType: 'business', iccid: '8925500000000000098' };
     const sim = (n: string) => get(`/sim/subscribers/${n}/sim`).then((r) => r.body as Record<string, unknown>);
     const hlr = (n: string) => get(`/hlr/subscribers/${n}`).then((r) => r.body as Record<string, unknown>);
@@ -118,7 +118,7 @@ describe('simulator serving the demo fixture', () => {
     expect((await put('/__admin/subscribers/255712000098', { ...base0, lastSimSwapAt: null, simActivatedAt: 5 })).body.error).toMatch(/simActivatedAt/);
   });
 
-  it('rejects bad admin bodies with 400 naming the problem and keeps serving', async () => {
+  it('when an admin body is bad, then 400 naming the problem, and it keeps serving', async () => {
     const good = { status: 'active', paymentType: 'prepaid', iccid: '8925500000000000001', lastSimSwapAt: null };
     const sub = '/__admin/subscribers/255712000001';
     expect((await put(sub, { ...good, status: 'gone' })).body?.error).toMatch(/status/);
@@ -134,7 +134,7 @@ describe('simulator serving the demo fixture', () => {
     expect(sim.calls().hlr).toBe(1);
   });
 
-  it('delays answers by the latency fault without blocking the other system', async () => {
+  it('when a latency fault is set, then answers are delayed without blocking the other system', async () => {
     expect((await put('/__admin/faults/hlr', { latencyMs: 300 })).body).toEqual({ latencyMs: 300, errorRate: 0, down: false });
     const started = Date.now();
     const slow = get('/hlr/subscribers/255712000001').then((r) => ({ ...r, ms: Date.now() - started }));
@@ -146,7 +146,7 @@ describe('simulator serving the demo fixture', () => {
     expect(done.ms).toBeGreaterThanOrEqual(290);
   });
 
-  it('fails exactly every second call with errorRate 0.5', async () => {
+  it('when errorRate is 0.5, then exactly every second call fails', async () => {
     await put('/__admin/faults/sim', { errorRate: 0.5 });
     const results = [];
     for (let i = 0; i < 10; i++) results.push(await get('/sim/subscribers/255712000001/sim'));
@@ -155,14 +155,14 @@ describe('simulator serving the demo fixture', () => {
     expect(sim.calls().sim).toBe(10);
   });
 
-  it('destroys the socket without an answer when the system is down, still counting the call', async () => {
+  it('when the system is down, then the socket is destroyed without an answer, and the call still counted', async () => {
     await put('/__admin/faults/hlr', { down: true });
     await expect(fetch(`${base}/hlr/subscribers/255712000001`)).rejects.toThrow();
     expect(sim.calls()).toEqual({ hlr: 1, sim: 0, crm: 0 });
     expect((await get('/sim/subscribers/255712000001/sim')).status).toBe(200);
   });
 
-  it('restores normal answers after DELETE /__admin/faults', async () => {
+  it('when DELETE /__admin/faults is sent, then normal answers are restored', async () => {
     await put('/__admin/faults/hlr', { down: true });
     await put('/__admin/faults/sim', { errorRate: 1 });
     expect((await call(base, 'DELETE', '/__admin/faults')).status).toBe(204);
@@ -170,7 +170,7 @@ describe('simulator serving the demo fixture', () => {
     expect((await get('/sim/subscribers/255712000001/sim')).status).toBe(200);
   });
 
-  it('counts upstream calls including faulted ones and excludes admin calls', async () => {
+  it('when calls are counted, then faulted ones are included and admin calls excluded', async () => {
     await get('/hlr/subscribers/255712000001');
     await get('/hlr/subscribers/255712999999');
     await put('/__admin/faults/sim', { errorRate: 1 });
@@ -192,7 +192,7 @@ describe('simulator in synthetic mode', () => {
   });
   afterAll(() => sim.close());
 
-  it('gives the same answer for the same unknown number every time', async () => {
+  it('when the same unknown number is asked again, then the answer is the same every time', async () => {
     const first = await call(base, 'GET', '/sim/subscribers/255799123456/sim');
     const again = await call(base, 'GET', '/sim/subscribers/255799123456/sim');
     expect(first.status).toBe(200);
@@ -200,18 +200,18 @@ describe('simulator in synthetic mode', () => {
     expect(first.body?.iccid).toMatch(/^89255\d{14}$/);
   });
 
-  it('still answers fixture numbers from the fixture', async () => {
+  it('when a fixture number is asked, then it is still answered from the fixture', async () => {
     expect((await call(base, 'GET', '/hlr/subscribers/255712000004')).body?.status).toBe('terminated');
   });
 
-  it('answers 404 on both systems for a number the hash makes a non-subscriber', async () => {
+  it('when the hash makes a number a non-subscriber, then both systems answer 404', async () => {
     let n = 255790000000;
     while (syntheticSubscriber(String(n), startedAt) !== null) n++;
     expect((await call(base, 'GET', `/hlr/subscribers/${n}`)).status).toBe(404);
     expect((await call(base, 'GET', `/sim/subscribers/${n}/sim`)).status).toBe(404);
   });
 
-  it('spreads attributes over a range of numbers at roughly the documented shares', () => {
+  it('when a range of numbers is asked, then attributes spread at roughly the documented shares', () => {
     const all = Array.from({ length: 20_000 }, (_, i) => syntheticSubscriber(String(255780000000 + i), startedAt));
     const subs = all.filter((s) => s !== null);
     const share = (n: number, of: number) => n / of;
@@ -237,7 +237,7 @@ describe('simulator in synthetic mode', () => {
 });
 
 describe('simulator lifecycle and fixture loading', () => {
-  it('closes promptly while a call waits on a latency fault', async () => {
+  it('when it closes while a call waits on a latency fault, then it closes promptly', async () => {
     const sim = createSimulator({ subscribers: [], synthetic: false });
     const base = await sim.listen();
     sim.setFault('hlr', { latencyMs: 60_000 });
@@ -249,7 +249,7 @@ describe('simulator lifecycle and fixture loading', () => {
     await expect(pending).rejects.toThrow();
   });
 
-  it('refuses a fixture file with a bad field, naming the record and the field', () => {
+  it('when a fixture file has a bad field, then it is refused, naming the record and the field', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sim-fixtures-'));
     const write = (doc: unknown) => {
       const file = path.join(dir, 'f.json');

@@ -28,7 +28,7 @@ describeStateStoreContract('Redis Cluster (3 masters)', async (clock) => {
 });
 
 describe('Redis Cluster key placement', () => {
-  it('spreads one number\'s entries, txn_ids and buckets over the masters without a cross-slot command', async () => {
+  it("when a number's entries, txn_ids and buckets are stored, then they spread over the masters without a cross-slot command", async () => {
     const store = openStore('spread:');
     await waitForMode(store, 'redis');
     try {

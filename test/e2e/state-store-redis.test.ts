@@ -41,7 +41,7 @@ describe('standalone Redis key layout', () => {
     raw.disconnect();
   });
 
-  it('keeps every key under the prefix, with compact values and the TTL it was given', async () => {
+  it('when keys are written, then each is under the prefix, with compact values and the TTL it was given', async () => {
     await store.cache.set('kyc:255712000001', { value: 'active/prepaid', storedAtMs: 1_763_622_900_000 }, 300, null);
     await store.txns.claim('demo-key:T1', 'kyc|0712000001|', 60);
     await store.txns.claim('demo-key:T2', 'kyc|0712000002|', 60);
@@ -63,7 +63,7 @@ describe('standalone Redis key layout', () => {
     expect(await raw.pttl('lay:{demo-key}:r')).toBeGreaterThan(2000);
   });
 
-  it('keeps two prefixes apart: services sharing one Redis do not see each other', async () => {
+  it('when services share one Redis with two prefixes, then they do not see each other', async () => {
     const other = openStore('other:');
     await waitForMode(other, 'redis');
     try {
@@ -75,13 +75,13 @@ describe('standalone Redis key layout', () => {
     }
   });
 
-  it('surfaces a command error instead of mistaking it for an outage', async () => {
+  it('when a command fails, then the error surfaces instead of being mistaken for an outage', async () => {
     await raw.hset('lay:c:kyc:255712000010', 'not', 'a string');
     await expect(store.cache.get('kyc:255712000010')).rejects.toThrow(/WRONGTYPE/);
     expect(store.mode()).toBe('redis');
   });
 
-  it('reads a cache value it cannot decode as a miss', async () => {
+  it('when a cache value cannot be decoded, then it reads as a miss', async () => {
     await raw.set('lay:c:kyc:255712000009', 'garbage-without-separator', 'EX', 60);
     expect(await store.cache.get('kyc:255712000009')).toEqual({ entry: null, version: 'garbage-without-separator' });
   });

@@ -9,7 +9,7 @@ import { SinkServer, startSink } from '../support/sink-server';
 import { ENDED, SUBS, SWAPPED, SubReply, SubsHarness, startSubsHarness, subscriptionBody } from '../support/subscriptions-harness';
 
 /*
- * Conformance (issue 13): every scenario of the official sim-swap-subscriptions.feature (read
+ * Conformance: every scenario of the official sim-swap-subscriptions.feature (read
  * from ../shared/camara at run time) is one test named after its tag, against the real server
  * with real tokens and a real sink; every reply is validated against the official
  * sim-swap-subscriptions.yaml by the harness, every event against its CloudEvent schema.
@@ -214,7 +214,7 @@ describe('CAMARA conformance: sim-swap-subscriptions.feature', () => {
     expectErrorInfo(await create(subscriptionBody(`${sink.url}/cb`, undefined)), 422, 'MISSING_IDENTIFIER');
   });
 
-  it('tests every scenario tag of the feature file, and no tag it does not have', () => {
+  it('when the scenarios are listed, then every scenario tag of the feature file is tested, and no tag it does not have', () => {
     const tags = [...readFileSync(camaraFile(FEATURE), 'utf8').matchAll(/^\s*@(\S+)\s*$/gm)].map((m) => m[1]);
     expect([...new Set(tags)].sort()).toEqual([...tested].sort());
   });
@@ -241,7 +241,7 @@ describe('subscriptions: bad input is an ErrorInfo and stores nothing', () => {
     return ((await x.call(SUBS, undefined, { method: 'GET', token: x.subsToken })).body as unknown[]).length;
   }
 
-  test('sinks: not a URL, another scheme, credentials in the URL → INVALID_ARGUMENT; http without SINK_ALLOW_HTTP and private addresses → INVALID_SINK', async () => {
+  test('when the sink is not a URL, another scheme or has credentials, then INVALID_ARGUMENT; when http without SINK_ALLOW_HTTP or private, then INVALID_SINK', async () => {
     for (const sinkUrl of ['', 'sink', 'ftp://example.com/x', 'https://user:pw@example.com/x', 42]) {
       expectErrorInfo(await h.subscribe(subscriptionBody(sinkUrl as string, PHONE)), 400, 'INVALID_ARGUMENT');
     }
@@ -259,7 +259,7 @@ describe('subscriptions: bad input is an ErrorInfo and stores nothing', () => {
     expect(await stored(strict)).toBe(0);
   });
 
-  test('types, expiry, maximum, credential and body shape', async () => {
+  test('when types, expiry, maximum, credential or body shape are bad, then each is refused with the status and code the table gives', async () => {
     const bad: [Record<string, unknown>, number, string][] = [
       [subscriptionBody(sink.url, PHONE, { types: [] }), 400, 'INVALID_ARGUMENT'],
       [subscriptionBody(sink.url, PHONE, { types: [SWAPPED, SWAPPED] }), 400, 'INVALID_ARGUMENT'],
@@ -282,7 +282,7 @@ describe('subscriptions: bad input is an ErrorInfo and stores nothing', () => {
     expect(await stored(h)).toBe(0);
   });
 
-  test('another partner\'s subscription is NOT_FOUND to read or delete, and stays', async () => {
+  test("when another partner's subscription is read or deleted, then NOT_FOUND, and it stays", async () => {
     const mine = await h.subscribe(subscriptionBody(`${sink.url}/mine`, PHONE));
     expect(mine.status).toBe(201);
     const other = await h.tokens.twoLegged({ clientId: 'demo-hmac-key', clientSecret: 'demo-hmac-secret' });
@@ -296,7 +296,7 @@ describe('subscriptions: bad input is an ErrorInfo and stores nothing', () => {
     await h.call(`${SUBS}/${mine.body.id}`, undefined, { method: 'DELETE', token: h.subsToken });
   });
 
-  test('scopes: each operation needs its own; without it 403 PERMISSION_DENIED', async () => {
+  test("when an operation's own scope is missing, then 403 PERMISSION_DENIED", async () => {
     const readOnly = await h.tokens.twoLegged({ scope: 'sim-swap-subscriptions:read' });
     expectErrorInfo(await h.subscribe(subscriptionBody(sink.url, PHONE), readOnly), 403, 'PERMISSION_DENIED');
     expectErrorInfo(await h.subscribe(subscriptionBody(sink.url, PHONE), h.token), 403, 'PERMISSION_DENIED');
@@ -308,7 +308,7 @@ describe('subscriptions: bad input is an ErrorInfo and stores nothing', () => {
     expect((await h.call(`${SUBS}/${s.body.id}`, undefined, { method: 'DELETE', token: h.subsToken })).status).toBe(204);
   });
 
-  test('docs/openapi-camara.yaml describes the subscriptions and events the service gives', async () => {
+  test('when docs/openapi-camara.yaml is read, then it describes the subscriptions and events the service gives', async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addSchema({ $id: 'camara.json', ...(load(readFileSync(join(__dirname, '../../docs/openapi-camara.yaml'), 'utf8')) as object) });
@@ -326,7 +326,7 @@ describe('subscriptions: bad input is an ErrorInfo and stores nothing', () => {
     for (const e of got.filter((x) => x.path === '/doc')) check('CloudEvent', e.body);
   });
 
-  test('unknown methods and paths under the API root are ErrorInfo', async () => {
+  test('when methods or paths under the API root are unknown, then ErrorInfo', async () => {
     const put = await h.call(SUBS, {}, { method: 'PUT', token: h.subsToken });
     expectErrorInfo(put, 405, 'METHOD_NOT_ALLOWED');
     expectErrorInfo(await h.call('/sim-swap-subscriptions/v0.3/other', undefined, { method: 'GET', token: h.subsToken }), 404, 'NOT_FOUND');

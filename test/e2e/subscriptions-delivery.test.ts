@@ -1,7 +1,7 @@
 import { RedisClusterProcess, startRedisCluster } from '../support/redis-cluster';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { SinkServer, startSink } from '../support/sink-server';
-import { ENDED, SUBS, SWAPPED, SubsHarness, startSubsHarness, subscriptionBody } from '../support/subscriptions-harness';
+import { ENDED, SUBS, SWAPPED, SubsHarness, metric, startSubsHarness, subscriptionBody, until } from '../support/subscriptions-harness';
 import { cloudEventErrors } from '../support/camara-spec';
 
 const PHONE = '+255712000001';
@@ -17,6 +17,8 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
   let h: SubsHarness;
   let sinkA: SinkServer;
   let sinkB: SinkServer;
+  /** Nothing waiting, delayed or in flight: every event queued so far has reached its sink (or given up). */
+  const drained = async () => await metric(h.url, 'verify_webhook_queue_pending') === 0;
 
   beforeAll(async () => {
     if (state === 'redis') {
@@ -40,14 +42,18 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
     sinkB = await startSink();
   });
   afterEach(async () => {
-    await sinkA.close();
-    await sinkB.close();
-    // Leave no subscription behind for the next test.
+    // Leave no subscription behind for the next test, and no event either: the sinks take the
+    // subscription-ended events of the deletions, so the next test starts on a drained queue.
+    sinkA.reply = () => 204;
+    sinkB.reply = () => 204;
     const list = await h.call(SUBS, undefined, { method: 'GET', token: h.subsToken });
     for (const s of list.body as { id: string }[]) await h.call(`${SUBS}/${s.id}`, undefined, { method: 'DELETE', token: h.subsToken });
+    await until(drained, 'webhook queue drained after the deletions');
+    await sinkA.close();
+    await sinkB.close();
   });
 
-  test('a swap reaches every matching subscription once, with its credential, and no other', async () => {
+  test('when a swap happens, then it reaches every matching subscription once, with its credential, and no other', async () => {
     const a = await h.subscribe(subscriptionBody(`${sinkA.url}/hook`, PHONE, {
       sinkCredential: { credentialType: 'ACCESSTOKEN', accessToken: 'sink-token-a', accessTokenExpiresUtc: '2099-01-01T00:00:00Z', accessTokenType: 'bearer' },
     }));
@@ -64,7 +70,7 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
     expect(await h.swap(MSISDN)).toBe(200);
     const [gotA] = await sinkA.waitFor((d) => d.length >= 1);
     const [gotB] = await sinkB.waitFor((d) => d.length >= 1);
-    await new Promise((r) => setTimeout(r, 500));
+    await until(drained, 'webhook queue drained');
     expect(sinkA.received).toHaveLength(1);
     expect(sinkB.received).toHaveLength(1);
     for (const [got, sub] of [[gotA, a], [gotB, b]] as const) {
@@ -78,7 +84,7 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
     expect(gotB.headers.authorization).toBe(`Basic ${Buffer.from('bank:s3cret').toString('base64')}`);
   });
 
-  test('subscriptionMaxEvents 1: the swap, then subscription-ended MAX_EVENTS_REACHED; the subscription is gone', async () => {
+  test('when subscriptionMaxEvents is 1, then the swap is sent, then subscription-ended MAX_EVENTS_REACHED, and the subscription is gone', async () => {
     const s = await h.subscribe(subscriptionBody(sinkA.url, PHONE, {}, { subscriptionMaxEvents: 1 }));
     expect(s.status).toBe(201);
     expect(await h.swap(MSISDN)).toBe(200);
@@ -90,11 +96,11 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
     expect(ended.body.data).toMatchObject({ terminationReason: 'MAX_EVENTS_REACHED', subscriptionId: s.body.id, phoneNumber: PHONE });
     expect((await h.call(`${SUBS}/${s.body.id}`, undefined, { method: 'GET', token: h.subsToken })).status).toBe(404);
     expect(await h.swap(MSISDN)).toBe(200);
-    await new Promise((r) => setTimeout(r, 500));
+    await until(drained, 'webhook queue drained');
     expect(sinkA.received).toHaveLength(2);
   });
 
-  test('delete ends the subscription with SUBSCRIPTION_DELETED', async () => {
+  test('when a subscription is deleted, then it ends with SUBSCRIPTION_DELETED', async () => {
     const s = await h.subscribe(subscriptionBody(sinkA.url, PHONE));
     const del = await h.call(`${SUBS}/${s.body.id}`, undefined, { method: 'DELETE', token: h.subsToken });
     expect(del.status).toBe(204);
@@ -104,7 +110,7 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
     expect((await h.call(`${SUBS}/${s.body.id}`, undefined, { method: 'DELETE', token: h.subsToken })).status).toBe(404);
   });
 
-  test('expiry ends the subscription with SUBSCRIPTION_EXPIRED, without any swap', async () => {
+  test('when a subscription expires, then it ends with SUBSCRIPTION_EXPIRED, without any swap', async () => {
     const expire = new Date(Date.now() + 1500).toISOString();
     const s = await h.subscribe(subscriptionBody(sinkA.url, PHONE, {}, { subscriptionExpireTime: expire }));
     expect(s.status).toBe(201);
@@ -114,11 +120,11 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
     expect(got.body).toMatchObject({ type: ENDED, data: { terminationReason: 'SUBSCRIPTION_EXPIRED', subscriptionId: s.body.id } });
     expect(got.atMs).toBeGreaterThanOrEqual(Date.parse(expire));
     expect(await h.swap(MSISDN)).toBe(200);
-    await new Promise((r) => setTimeout(r, 400));
+    await until(drained, 'webhook queue drained');
     expect(sinkA.received).toHaveLength(1);
   });
 
-  test('a sink token that runs out ends the subscription a minute before, with ACCESS_TOKEN_EXPIRED sent with that token', async () => {
+  test('when the sink token runs out, then the subscription ends a minute before, with ACCESS_TOKEN_EXPIRED sent with that token', async () => {
     // Expiring in 61.5 s: the subscription ends 60 s earlier, 1.5 s from now, while the token still works.
     const tokenExpires = new Date(Date.now() + 61_500).toISOString();
     const s = await h.subscribe(subscriptionBody(sinkA.url, PHONE, {
@@ -134,7 +140,7 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
     expect((await h.call(`${SUBS}/${s.body.id}`, undefined, { method: 'GET', token: h.subsToken })).status).toBe(404);
   });
 
-  test('a sink that fails 3 times then succeeds gets the event, every attempt with the same id, backing off', async () => {
+  test('when a sink fails 3 times then succeeds, then it gets the event, every attempt with the same id, backing off', async () => {
     sinkA.reply = (_r, n) => (n < 3 ? 503 : 204);
     await h.subscribe(subscriptionBody(sinkA.url, PHONE));
     expect(await h.swap(MSISDN)).toBe(200);
@@ -148,7 +154,7 @@ describe.each(['redis', 'cluster', 'memory'] as const)('subscriptions deliver Cl
     expect(gaps[2]).toBeGreaterThanOrEqual(195);
   });
 
-  test('a sink that hangs does not delay deliveries to another sink', async () => {
+  test('when a sink hangs, then deliveries to another sink are not delayed', async () => {
     sinkA.reply = () => 'hang';
     await h.subscribe(subscriptionBody(sinkA.url, PHONE));
     await h.subscribe(subscriptionBody(`${sinkA.url}/second`, PHONE));

@@ -2,7 +2,7 @@ import { fetchToken } from '../support/oauth';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { SinkServer, startSink } from '../support/sink-server';
-import { FAST_WEBHOOKS, SUBS, SWAPPED, SubsHarness, startSubsHarness, subscriptionBody, swapAt } from '../support/subscriptions-harness';
+import { FAST_WEBHOOKS, SUBS, SWAPPED, SubsHarness, metric, startSubsHarness, subscriptionBody, swapAt, until } from '../support/subscriptions-harness';
 
 /*
  * At least once, nothing lost (CONTRACT §8): a crashed instance's events are delivered by
@@ -38,7 +38,7 @@ describe('an instance killed before delivering', () => {
     await redis.stop();
   });
 
-  test('SIGKILL after the event was accepted: a second instance on the same Redis delivers it, with the same id', async () => {
+  test('when the instance is SIGKILLed after the event was accepted, then a second instance on the same Redis delivers it, with the same id', async () => {
     const env = { ...FAST_WEBHOOKS, REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'kill:' };
     const a = await startServiceProcess(env);
     procs.push(a);
@@ -64,7 +64,7 @@ describe('an instance killed before delivering', () => {
     expect(got.body.type).toBe(SWAPPED);
   });
 
-  test('an instance running since before any webhook work joins the queue: the event outlives the instance that took it', async () => {
+  test('when an instance has run since before any webhook work, then it joins the queue and the event outlives the instance that took it', async () => {
     const env = { ...FAST_WEBHOOKS, REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'idle:' };
     const a = await startServiceProcess(env);
     const b = await startServiceProcess(env);
@@ -102,7 +102,7 @@ describe('Redis restarted mid-backlog (append-only file)', () => {
     await redis.stop();
   });
 
-  test('every pending event is delivered after the restart; the subscriptions survive it', async () => {
+  test('when Redis restarts, then every pending event is delivered after the restart and the subscriptions survive it', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
       const s = await h.subscribe(subscriptionBody(`${sink.url}/s${i}`, PHONE));
@@ -142,7 +142,7 @@ describe('a swap reported while Redis is down', () => {
     await redis.stop();
   });
 
-  test('is not acknowledged (503, so the reporter retries); the retry after Redis returns is delivered', async () => {
+  test('when the swap is reported, then it is not acknowledged (503, so the reporter retries), and the retry after Redis returns is delivered', async () => {
     const s = await h.subscribe(subscriptionBody(`${sink.url}/down`, PHONE));
     expect(s.status).toBe(201);
     await redis.stop();
@@ -179,13 +179,14 @@ describe('two instances on one Redis', () => {
     await redis.stop();
   });
 
-  test('each event is delivered once per subscription, whichever instance took the swap', async () => {
+  test('when either instance takes the swap, then each event is delivered once per subscription', async () => {
     for (let i = 0; i < 3; i++) expect((await a.subscribe(subscriptionBody(`${sink.url}/p${i}`, PHONE))).status).toBe(201);
     // Both instances see the subscriptions a created.
     expect(((await b.call(SUBS, undefined, { method: 'GET', token: b.subsToken })).body as unknown[]).length).toBe(3);
     for (let i = 0; i < 10; i++) expect(await (i % 2 === 0 ? a : b).swap(MSISDN)).toBe(200);
     await sink.waitFor((d) => d.length >= 30);
-    await new Promise((r) => setTimeout(r, 700));
+    // The queue is shared: once nothing waits or is in flight on it, a second copy would have arrived.
+    await until(async () => await metric(a.url, 'verify_webhook_queue_pending') === 0, 'webhook queue drained');
     expect(sink.received).toHaveLength(30);
     for (let i = 0; i < 3; i++) {
       const got = swappedIds(sink, `/p${i}`);
@@ -196,7 +197,7 @@ describe('two instances on one Redis', () => {
 });
 
 describe('shutdown', () => {
-  test('SIGTERM with Redis gone: the process still exits within seconds', async () => {
+  test('when SIGTERM comes with Redis gone, then the process still exits within seconds', async () => {
     const redis = await startRedis();
     const p = await startServiceProcess({ ...FAST_WEBHOOKS, REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'stop:', SHUTDOWN_GRACE_MS: '1000' });
     try {

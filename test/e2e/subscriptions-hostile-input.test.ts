@@ -84,7 +84,7 @@ describe('subscriptions: hostile input never gets a 5xx', () => {
     return ((await h.call(SUBS, undefined, { method: 'GET', token: h.subsToken })).body as unknown[]).length;
   }
 
-  test('any body: 201 with a Subscription, or 400/422 ErrorInfo storing nothing', async () => {
+  test('when the body is anything, then 201 with a Subscription, or a 400/422 ErrorInfo storing nothing', async () => {
     await fc.assert(fc.asyncProperty(fc.oneof(nearlyValid, fc.jsonValue()), async (body) => {
       const before = await count();
       const r = await h.call(SUBS, body, { token: h.subsToken });
@@ -109,14 +109,14 @@ describe('subscriptions: hostile input never gets a 5xx', () => {
     expect(await count()).toBeGreaterThanOrEqual(0);
   });
 
-  test('any bytes as the body: 400 INVALID_ARGUMENT or a valid answer, never 5xx', async () => {
+  test('when the body is any bytes, then 400 INVALID_ARGUMENT or a valid answer, never 5xx', async () => {
     await fc.assert(fc.asyncProperty(fc.string({ maxLength: 300 }), async (text) => {
       const r = await h.call(SUBS, text, { token: h.subsToken });
       expect(r.status).toBeLessThan(500);
     }), params(50));
   });
 
-  test('any subscription id: 404 NOT_FOUND (or 400), never 5xx', async () => {
+  test('when the subscription id is anything, then 404 NOT_FOUND (or 400), never 5xx', async () => {
     // A malformed percent-encoding is a bad id, not a server error.
     expect((await h.call(`${SUBS}/%E0%A4%A`, undefined, { method: 'GET', token: h.subsToken })).status).toBe(400);
     const ids = fc.string({ minLength: 1, maxLength: 80 }).filter((id) => id !== '.' && id !== '..');

@@ -47,7 +47,7 @@ describe('BullMQ on Redis, loaded only once there is webhook work', () => {
     await redis.stop();
   });
 
-  test('two instances with no event never load BullMQ; the first event loads it, and the idle instance then joins the queue', async () => {
+  test('when two instances have no event, then neither loads BullMQ; when the first event comes, then it loads it and the idle instance joins the queue', async () => {
     const config = loadConfig({
       REDIS_URL: redis.url, REDIS_KEY_PREFIX: PREFIX, SINK_ALLOW_HTTP: 'true', SINK_ALLOW_PRIVATE: 'true', WEBHOOK_LOCK_MS: '1000',
     });
@@ -78,7 +78,7 @@ describe('BullMQ on Redis, loaded only once there is webhook work', () => {
       await b.close();
     }
   });
-  test('a queue with a job pending counts as in use though its meta key is gone (lost in a failover)', async () => {
+  test('when a queue has a job pending but its meta key is gone (lost in a failover), then it counts as in use', async () => {
     const config = loadConfig({
       REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'pending:', SINK_ALLOW_HTTP: 'true', SINK_ALLOW_PRIVATE: 'true', WEBHOOK_LOCK_MS: '1000',
     });

@@ -2,7 +2,7 @@ import { runCli } from '../../src/cli/main';
 import { CliIo } from '../../src/cli/io';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { SinkServer, startSink } from '../support/sink-server';
-import { SubsHarness, startSubsHarness, subscriptionBody } from '../support/subscriptions-harness';
+import { SubsHarness, metric, startSubsHarness, subscriptionBody, until } from '../support/subscriptions-harness';
 
 function cliIo(env: Record<string, string>): CliIo & { outLines: string[]; errLines: string[] } {
   const outLines: string[] = [];
@@ -28,7 +28,7 @@ describe('webhooks dead letters: listed and replayed from the CLI', () => {
     await redis.stop();
   });
 
-  test('an event whose window runs out is a dead letter; replay delivers it with the same id', async () => {
+  test("when an event's window runs out, then it is a dead letter, and replay delivers it with the same id", async () => {
     sink.reply = () => 500;
     const s = await h.subscribe(subscriptionBody(`${sink.url}/dlq?token=secret-in-query`, '+255712000001'));
     expect(s.status).toBe(201);
@@ -45,7 +45,8 @@ describe('webhooks dead letters: listed and replayed from the CLI', () => {
     expect(letters[0]).toMatchObject({ subscriptionId: s.body.id, sinkOrigin: sink.url });
     expect(letters[0].attempts).toBeGreaterThan(1);
     const attempts = sink.received.length;
-    await new Promise((r) => setTimeout(r, 600));
+    // A dead letter is not pending: once nothing is, no attempt can still come.
+    await until(async () => await metric(h.url, 'verify_webhook_queue_pending') === 0, 'webhook queue drained');
     expect(sink.received.length).toBe(attempts); // dead: no more attempts
     const eventId = sink.received[0].body.id;
     expect(letters[0].eventId).toBe(eventId);
@@ -70,7 +71,7 @@ describe('webhooks dead letters: listed and replayed from the CLI', () => {
     expect(await runCli(['webhooks', 'replay', 'no-such-job'], cliIo(env))).toBe(1);
   });
 
-  test('usage errors exit 2; without Redis the command says where dead letters are', async () => {
+  test('when the usage is wrong, then exit 2; when there is no Redis, then the command says where dead letters are', async () => {
     for (const argv of [['webhooks'], ['webhooks', 'list'], ['webhooks', 'replay'], ['webhooks', 'replay', 'x', '--all'], ['webhooks', 'dead-letters', '--bogus'], ['webhooks', 'dead-letters', 'x']]) {
       const io = cliIo(env);
       expect(await runCli(argv, io)).toBe(2);

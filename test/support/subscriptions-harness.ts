@@ -2,6 +2,8 @@ import { CamaraHarness, startCamaraHarness } from './camara-harness';
 import { CamaraReply as Reply } from './camara-harness';
 import { Simulator } from '../../src/simulator/simulator';
 
+export { until } from './until';
+
 export const EVENTS_TOKEN = 'test-events-token-0123456789';
 export const SUBS = '/sim-swap-subscriptions/v0.3/subscriptions';
 export const SWAPPED = 'org.camaraproject.sim-swap-subscriptions.v0.swapped';
@@ -70,13 +72,4 @@ export async function metric(baseUrl: string, sample: string): Promise<number> {
   const text = await (await fetch(`${baseUrl}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${sample} `));
   return line ? Number(line.slice(sample.length + 1)) : 0;
-}
-
-/** Polls until check holds (an e2e test waits for a state, never a guessed time). */
-export async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not reached in ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }

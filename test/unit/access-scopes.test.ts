@@ -1,7 +1,7 @@
 import { parseScope, scopesForOperations } from '../../src/oauth/access-scopes';
 
 describe('CAMARA scopes per partner operation (CONTRACT §7)', () => {
-  it('sim_swap implies every SIM-swap and subscription scope; kyc the tenure scope', () => {
+  it('when a partner may use sim_swap or kyc, then sim_swap grants every SIM-swap and subscription scope and kyc the tenure scope', () => {
     expect(scopesForOperations(new Set(['sim_swap']))).toEqual([
       'sim-swap', 'sim-swap:check', 'sim-swap:retrieve-date',
       'sim-swap-subscriptions:org.camaraproject.sim-swap-subscriptions.v0.swapped:create',
@@ -11,7 +11,7 @@ describe('CAMARA scopes per partner operation (CONTRACT §7)', () => {
     expect(scopesForOperations(new Set())).toEqual([]);
   });
 
-  it('parses RFC 6749 scope syntax only', () => {
+  it('when a scope string is parsed, then only RFC 6749 scope syntax is accepted', () => {
     expect(parseScope('a b:c')).toEqual(['a', 'b:c']);
     for (const bad of ['', ' a', 'a ', 'a  b', 'a\tb', 'a"b', 'a\\b', 'é']) expect(parseScope(bad)).toBeUndefined();
   });

@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../../src/cli/atomic-file';
 const freshDir = () => mkdtempSync(join(tmpdir(), 'vc-atomic-'));
 
 describe('writing a secrets file atomically', () => {
-  it('replaces the file whole and leaves it 0600, whatever it was', () => {
+  it('when a file is replaced, then it is replaced whole and left 0600, whatever it was', () => {
     const dir = freshDir();
     const file = join(dir, 'partners.json');
     writeFileSync(file, 'old', { mode: 0o644 });
@@ -16,7 +16,7 @@ describe('writing a secrets file atomically', () => {
     expect(readdirSync(dir)).toEqual(['partners.json']);
   });
 
-  it('creates a missing file 0600 even under a permissive umask', () => {
+  it('when the file is missing, then it is created 0600 even under a permissive umask', () => {
     const dir = freshDir();
     const file = join(dir, 'partners.json');
     const umask = process.umask(0);
@@ -28,7 +28,7 @@ describe('writing a secrets file atomically', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it('when the rename fails (the target is a directory) it throws and leaves no temp file', () => {
+  it('when the rename fails (the target is a directory), then it throws and leaves no temp file', () => {
     const dir = freshDir();
     const target = join(dir, 'partners.json');
     mkdirSync(target);
@@ -37,7 +37,7 @@ describe('writing a secrets file atomically', () => {
     expect(statSync(target).isDirectory()).toBe(true);
   });
 
-  it('when the directory is missing it throws and creates nothing', () => {
+  it('when the directory is missing, then it throws and creates nothing', () => {
     const dir = freshDir();
     expect(() => writeFileAtomic(join(dir, 'nope', 'partners.json'), 'x')).toThrow(/ENOENT/);
     expect(readdirSync(dir)).toEqual([]);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 describe('audit settings', () => {
-  it('default to the embedded store under ./var, 395 days, fail-open', () => {
+  it('when nothing is set, then the embedded store under ./var is used, for 395 days, fail-open', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ AUDIT_DIR: './var', AUDIT_RETENTION_DAYS: 395, AUDIT_FAIL_CLOSED: false, AUDIT_ENABLED: true });
     expect(c.AUDIT_DATABASE_URL).toBeUndefined();
@@ -21,7 +21,7 @@ describe('audit settings', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 
-  it('accept postgres:// and postgresql:// URLs', () => {
+  it('when AUDIT_DATABASE_URL is a postgres:// or postgresql:// URL, then it is accepted', () => {
     expect(loadConfig({ AUDIT_DATABASE_URL: 'postgresql://u:p@db:5432/audit' }).AUDIT_DATABASE_URL).toBe('postgresql://u:p@db:5432/audit');
   });
 });
@@ -33,12 +33,12 @@ describe('a partner\'s declared purpose in the registry', () => {
     return p;
   };
 
-  it('is optional, and read when given', () => {
+  it('when a purpose is given or not, then it is optional and read when given', () => {
     expect(readPartnersFile(file({}))[0].purpose).toBeUndefined();
     expect(readPartnersFile(file({ purpose: 'dpv:FraudPreventionAndDetection' }))[0].purpose).toBe('dpv:FraudPreventionAndDetection');
   });
 
-  it('must be 1-128 printable characters without spaces', () => {
+  it('when a purpose is given, then it must be 1-128 printable characters without spaces', () => {
     expect(() => readPartnersFile(file({ purpose: 'fraud prevention' }))).toThrow(/purpose/);
     expect(() => readPartnersFile(file({ purpose: '' }))).toThrow(/purpose/);
   });

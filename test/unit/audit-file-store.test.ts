@@ -27,7 +27,7 @@ const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').fi
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
 describe('the embedded JSON-lines audit store', () => {
-  it('appends each record to its UTC month file, private to the service user', async () => {
+  it('when records are written, then each goes to its UTC month file, private to the service user', async () => {
     const d = dir();
     const sink = new FileAuditSink(d, 395);
     const a = rec(Date.UTC(2026, 9, 31, 23, 59));
@@ -41,7 +41,7 @@ describe('the embedded JSON-lines audit store', () => {
     expect(JSON.parse(lines(join(d, 'audit-2026-10.jsonl'))[0])).toMatchObject({ time: '2026-10-31T23:59:00.000Z', msisdn: '255712000001', http_status: 200 });
   });
 
-  it('retention deletes whole month files once all of the month is older than AUDIT_RETENTION_DAYS', async () => {
+  it('when all of a month is older than AUDIT_RETENTION_DAYS, then retention deletes its whole file', async () => {
     const d = dir();
     const sink = new FileAuditSink(d, 30);
     await sink.write([rec(Date.UTC(2026, 8, 15)), rec(Date.UTC(2026, 9, 20)), rec(Date.UTC(2026, 10, 20))]);
@@ -51,7 +51,7 @@ describe('the embedded JSON-lines audit store', () => {
     expect(readdirSync(d)).toEqual([]);
   });
 
-  it('the reader answers both questions, skips torn lines and counts a record written twice once', async () => {
+  it('when the reader is asked by number or for usage, then it answers both, skips torn lines and counts a record written twice once', async () => {
     const d = dir();
     const sink = new FileAuditSink(d, 395);
     const r1 = rec(Date.UTC(2026, 10, 2));
@@ -77,6 +77,8 @@ class SwitchableSink implements AuditSink {
   readonly kind = 'file';
   up = true;
   hang = false;
+  /** How often the writer asked whether the store is back. */
+  pings = 0;
   readonly taken: AuditRecord[] = [];
   async write(records: readonly AuditRecord[]): Promise<AuditRecord[]> {
     if (this.hang) await new Promise(() => {});
@@ -85,6 +87,7 @@ class SwitchableSink implements AuditSink {
     return [];
   }
   async ping(): Promise<void> {
+    this.pings++;
     if (!this.up) throw new Error('store down');
   }
   async maintain(): Promise<void> {
@@ -112,7 +115,7 @@ async function until(check: () => boolean, ms = 5000): Promise<void> {
 }
 
 describe('the audit writer: batches off the request path, spool and replay', () => {
-  it('writes in batches by size and by age', async () => {
+  it('when records are recorded, then they are written in batches by size and by age', async () => {
     const sink = new SwitchableSink();
     const { trail, counts } = writer(sink, join(dir(), 'spool.jsonl'));
     await trail.start();
@@ -123,7 +126,7 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     await trail.close();
   });
 
-  it('store down: records go to the spool, degraded; store back: replayed in order, once each, healthy again', async () => {
+  it('when the store goes down and comes back, then records go to the spool (degraded) and are replayed in order, once each, healthy again', async () => {
     const sink = new SwitchableSink();
     const spool = join(dir(), 'spool.jsonl');
     const { trail, counts } = writer(sink, spool);
@@ -148,7 +151,7 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     await trail.close();
   });
 
-  it('a store that hangs is given up on after the write timeout; nothing is lost', async () => {
+  it('when the store hangs, then it is given up on after the write timeout and nothing is lost', async () => {
     const sink = new SwitchableSink();
     const spool = join(dir(), 'spool.jsonl');
     const { trail, counts } = writer(sink, spool, { writeTimeoutMs: 50 });
@@ -163,7 +166,7 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     await trail.close();
   });
 
-  it('when even the spool fails, records are counted as dropped', async () => {
+  it('when even the spool fails, then records are counted as dropped', async () => {
     const sink = new SwitchableSink();
     const d = dir();
     const { trail, counts } = writer(sink, join(d, 'spool-dir', 'spool.jsonl'));
@@ -178,7 +181,7 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     await trail.close();
   });
 
-  it('memory is bounded: a full buffer sends batches to the spool, twice the bound drops', async () => {
+  it('when the buffer is full, then batches go to the spool, and at twice the bound records are dropped', async () => {
     const sink = new SwitchableSink();
     sink.hang = true;
     const { trail, counts } = writer(sink, join(dir(), 'spool.jsonl'), { bufferMax: 20, batchMax: 5, writeTimeoutMs: 60_000 });
@@ -189,14 +192,14 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     void trail.close();
   });
 
-  it('an AUDIT_DIR that cannot be used stops the start with its name', async () => {
+  it('when AUDIT_DIR cannot be used, then the start stops naming it', async () => {
     const d = dir();
     writeFileSync(join(d, 'file'), '');
     const { trail } = writer(new SwitchableSink(), join(d, 'file', 'spool.jsonl'));
     await expect(trail.start()).rejects.toThrow(`AUDIT_DIR ${join(d, 'file')} cannot be used for the audit spool`);
   });
 
-  it('a spool left by an earlier run is replayed at start', async () => {
+  it('when an earlier run left a spool, then it is replayed at start', async () => {
     const spool = join(dir(), 'spool.jsonl');
     const old = [rec(), rec()];
     writeFileSync(spool, old.map((r) => `${encodeRecord(r)}\n`).join(''));
@@ -209,20 +212,22 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     await trail.close();
   });
 
-  it('a store down at start is degraded at once, and healthy again only once it answers', async () => {
+  it('when the store is down at start, then the trail is degraded at once and healthy again only once it answers', async () => {
     const sink = new SwitchableSink();
     sink.up = false;
     const { trail } = writer(sink, join(dir(), 'spool.jsonl'));
     await trail.start();
     expect(trail.healthy()).toBe(false);
-    await new Promise((r) => setTimeout(r, 100));
+    // Several retries (every retryMs) find the store still down: still degraded.
+    const pinged = sink.pings;
+    await until(() => sink.pings >= pinged + 3);
     expect(trail.healthy()).toBe(false);
     sink.up = true;
     await until(() => trail.healthy());
     await trail.close();
   });
 
-  it('close() writes what is buffered', async () => {
+  it('when close() is called, then what is buffered is written', async () => {
     const sink = new SwitchableSink();
     const { trail } = writer(sink, join(dir(), 'spool.jsonl'), { flushMs: 600_000, batchMax: 1000 });
     await trail.start();

@@ -22,7 +22,7 @@ function setup(failClosed = false) {
 }
 
 describe('AuditRecorder', () => {
-  it('records a success once with every field, the registry purpose when the credentials carry none', async () => {
+  it('when a verification succeeds, then it is recorded once with every field, with the registry purpose when the credentials carry none', async () => {
     const { records, recorder, subject } = setup();
     await expect(recorder.track(subject(), async () => 'ok')).resolves.toBe('ok');
     expect(records).toHaveLength(1);
@@ -34,14 +34,14 @@ describe('AuditRecorder', () => {
     }]);
   });
 
-  it('a token purpose wins over the registry purpose; neither gives null', async () => {
+  it("when both a token and the registry give a purpose, then the token's wins; when neither does, then it is null", async () => {
     const { records, recorder, subject } = setup();
     await recorder.track(subject(partner('dpv:Registry'), 'dpv:FraudPreventionAndDetection'), async () => 1);
     await recorder.track(subject(partner()), async () => 1);
     expect(records.map((r) => r.purpose)).toEqual(['dpv:FraudPreventionAndDetection', null]);
   });
 
-  it('records a failure with its own code and status, a replayed 404 as replayed, and rethrows it', async () => {
+  it('when a verification fails, then it is recorded with its own code and status (a replayed 404 as replayed) and rethrown', async () => {
     const { records, recorder, subject } = setup();
     const replayed = new NotSubscriberError('msisdn is not a subscriber');
     replayed.replayed = true;
@@ -53,13 +53,13 @@ describe('AuditRecorder', () => {
     ]);
   });
 
-  it('marks a replayed success', async () => {
+  it('when a success is replayed, then its record is marked replayed', async () => {
     const { records, recorder, subject } = setup();
     await recorder.track(subject(), async () => ({ replayed: true }), (a) => a.replayed);
     expect(records[0].replayed).toBe(true);
   });
 
-  it('fail-closed: refuses with 503 before any work while the trail is unhealthy, and records nothing', async () => {
+  it('when the trail is unhealthy and fail-closed, then the request is refused with 503 before any work and nothing is recorded', async () => {
     const { records, recorder, subject, setHealthy } = setup(true);
     setHealthy(false);
     const work = jest.fn(async () => 1);
@@ -71,7 +71,7 @@ describe('AuditRecorder', () => {
     expect(records).toHaveLength(1);
   });
 
-  it('fail-open (the default) serves while the trail is unhealthy: the record is spooled', async () => {
+  it('when the trail is unhealthy and fail-open (the default), then the request is served and its record spooled', async () => {
     const { records, recorder, subject, setHealthy } = setup(false);
     setHealthy(false);
     await recorder.track(subject(), async () => 1);

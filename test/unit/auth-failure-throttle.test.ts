@@ -16,7 +16,7 @@ describe('AuthFailureThrottle', () => {
     return { clock, throttle };
   };
 
-  it('lets a key fail up to its limit from one address, then refuses it there until the oldest failure leaves the window', () => {
+  it('when a key fails up to its limit from one address, then it is refused there until the oldest failure leaves the window', () => {
     const { clock, throttle } = setup();
     for (let i = 0; i < 3; i++) {
       expect(throttle.retryAfterS('k', undefined)).toBeUndefined();
@@ -31,7 +31,7 @@ describe('AuthFailureThrottle', () => {
     expect(throttle.retryAfterS('k', undefined)).toBeUndefined();
   });
 
-  it('slides: a guesser gets at most the limit per window, however long it keeps going', () => {
+  it('when a guesser keeps going, then the window slides and it gets at most the limit per window', () => {
     const { clock, throttle } = setup();
     let allowed = 0;
     for (let s = 0; s < 600; s++) {
@@ -44,7 +44,7 @@ describe('AuthFailureThrottle', () => {
     expect(allowed).toBe(3 * 10);
   });
 
-  it('keeps keys apart, and blocks every key from an address over the address limit', () => {
+  it('when keys fail from one address, then they are counted apart, and every key is blocked once the address is over its limit', () => {
     const { throttle } = setup();
     for (let i = 0; i < 3; i++) throttle.recordFailure('a', '10.0.0.1');
     expect(throttle.retryAfterS('a', '10.0.0.1')).toBeDefined();
@@ -55,7 +55,7 @@ describe('AuthFailureThrottle', () => {
     expect(throttle.retryAfterS('b', '10.0.0.2')).toBeUndefined();
   });
 
-  it('never throttles a key from an address that is not failing, however many addresses fail with it', () => {
+  it('when many addresses fail with a key, then that key is never throttled from an address that is not failing', () => {
     const { throttle } = setup();
     for (let i = 0; i < 1000; i++) throttle.recordFailure('partner-key', `198.51.100.${i % 250}/${i}`);
     expect(throttle.retryAfterS('partner-key', '203.0.113.7')).toBeUndefined();
@@ -65,21 +65,21 @@ describe('AuthFailureThrottle', () => {
     expect(throttle.retryAfterS('partner-key', '203.0.113.7')).toBeUndefined();
   });
 
-  it('keeps pairs apart whatever characters the key and address hold', () => {
+  it('when the key and address hold any characters, then their pairs stay apart', () => {
     const { throttle } = setup({ pairLimit: 1 });
     throttle.recordFailure('bc', 'a');
     expect(throttle.retryAfterS('bc', 'a')).toBeDefined();
     expect(throttle.retryAfterS('c', 'ab')).toBeUndefined();
   });
 
-  it('counts requests of unknown address together', () => {
+  it('when the address is unknown, then such requests are counted together', () => {
     const { throttle } = setup();
     for (let i = 0; i < 5; i++) throttle.recordFailure(`k${i}`, undefined);
     expect(throttle.retryAfterS('other', undefined)).toBeDefined();
     expect(throttle.retryAfterS('other', '10.0.0.1')).toBeUndefined();
   });
 
-  it('stays within maxTracked subjects, forgetting the one that failed least recently', () => {
+  it('when more than maxTracked subjects fail, then the one that failed least recently is forgotten', () => {
     const { throttle } = setup({ maxTracked: 100, pairLimit: 1 });
     for (let i = 0; i < 1000; i++) throttle.recordFailure(`key-${i}`, `10.0.${i >> 8}.${i & 255}`);
     expect(throttle.tracked()).toEqual({ pairs: 100, addresses: 100 });
@@ -107,7 +107,7 @@ describe('Authenticator with the throttle', () => {
     return { auth, good, bad, failures, throttle };
   };
 
-  it('refuses a key with 429 after its failed signatures, before checking even a valid one', () => {
+  it('when a key has failed its signatures, then it is refused with 429 before even a valid one is checked', () => {
     const { auth, good, bad, failures } = setup();
     expect(() => auth.authenticate(bad('key1'), '10.0.0.1')).toThrow(UnauthenticatedError);
     expect(() => auth.authenticate(bad('key1'), '10.0.0.1')).toThrow(UnauthenticatedError);
@@ -119,7 +119,7 @@ describe('Authenticator with the throttle', () => {
     expect(auth.authenticate(good('key2'), '10.0.0.1').apiKey).toBe('key2');
   });
 
-  it('still serves the key\'s correctly signed requests from an address that is not failing', () => {
+  it("when an address is not failing, then the key's correctly signed requests from it are still served", () => {
     const { auth, good, bad } = setup();
     for (let i = 0; i < 9; i++) {
       const from = `10.0.1.${i}`;
@@ -129,7 +129,7 @@ describe('Authenticator with the throttle', () => {
     expect(auth.authenticate(good('key1'), '10.0.2.1').apiKey).toBe('key1');
   });
 
-  it('counts unknown and disabled keys like wrong signatures, and neither successes nor stale timestamps', () => {
+  it('when keys are unknown or disabled, then they count like wrong signatures; when a request succeeds or is stale, then it does not count', () => {
     const { auth, good, throttle } = setup();
     for (let i = 0; i < 5; i++) expect(auth.authenticate(good('key1'), '10.0.0.1').apiKey).toBe('key1');
     expect(() => auth.authenticate({ ...good('key1'), timestamp: String(nowS - 1000) }, '10.0.0.1')).toThrow('outside');

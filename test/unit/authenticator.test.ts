@@ -24,21 +24,21 @@ describe('Authenticator', () => {
   const p = partner();
   const nowS = 1_800_000_000;
 
-  it('accepts md5(api_key + secret + timestamp) in seconds or milliseconds', () => {
+  it('when the signature is md5(api_key + secret + timestamp), then it is accepted with the timestamp in seconds or milliseconds', () => {
     const { auth } = setup([p]);
     expect(auth.authenticate({ apiKey: 'key1', timestamp: String(nowS), sig: md5Sig('key1', 's3cret', String(nowS)) })).toBe(p);
     const ms = String(nowS * 1000 + 5);
     expect(auth.authenticate({ apiKey: 'key1', timestamp: ms, sig: md5Sig('key1', 's3cret', ms) })).toBe(p);
   });
 
-  it('refuses a timestamp outside the window before looking at the key, and counts why', () => {
+  it('when the timestamp is outside the window, then it is refused before the key is looked at, and why is counted', () => {
     const { auth, failures } = setup([p]);
     const ts = String(nowS - 301);
     expect(() => auth.authenticate({ apiKey: 'nobody', timestamp: ts, sig: md5Sig('key1', 's3cret', ts) })).toThrow('timestamp outside');
     expect(failures).toEqual(['stale_timestamp']);
   });
 
-  it('gives unknown keys, disabled keys and wrong signatures the same reason', () => {
+  it('when the key is unknown or disabled or the signature wrong, then the reason given is the same', () => {
     const { auth } = setup([p, partner({ apiKey: 'off', enabled: false })]);
     const ts = String(nowS);
     const reasons = [
@@ -49,7 +49,7 @@ describe('Authenticator', () => {
     expect(new Set(reasons)).toEqual(new Set(['Error Process: authentication failed']));
   });
 
-  it('accepts an omitted timestamp for any second of the window and refuses one just outside', () => {
+  it('when the timestamp is omitted, then any second of the window is accepted and one just outside is refused', () => {
     const { auth } = setup([p]);
     for (const t of [nowS - 300, nowS, nowS + 300]) {
       expect(auth.authenticate({ apiKey: 'key1', sig: md5Sig('key1', 's3cret', String(t)) })).toBe(p);
@@ -59,7 +59,7 @@ describe('Authenticator', () => {
     }
   });
 
-  it('slides the omitted-timestamp window with the clock', () => {
+  it('when the clock moves, then the omitted-timestamp window slides with it', () => {
     const { auth, clock } = setup([p]);
     const old = md5Sig('key1', 's3cret', String(nowS - 200));
     expect(auth.authenticate({ apiKey: 'key1', sig: old })).toBe(p);
@@ -69,7 +69,7 @@ describe('Authenticator', () => {
     expect(auth.authenticate({ apiKey: 'key1', sig: newer })).toBe(p);
   });
 
-  it('accepts hmac-sha256 partners only with a timestamp and their own scheme', () => {
+  it('when a partner uses hmac-sha256, then it is accepted only with a timestamp and its own scheme', () => {
     const h = partner({ apiKey: 'hk', secret: 'hs', signature: 'hmac-sha256' });
     const { auth } = setup([h]);
     const ts = String(nowS);
@@ -78,14 +78,14 @@ describe('Authenticator', () => {
     expect(() => auth.authenticate({ apiKey: 'hk', sig: hmacSig('hk', 'hs', ts) })).toThrow(UnauthenticatedError);
   });
 
-  it.each([undefined, '', 'zz', 'a'.repeat(129)])('refuses the signature %p', (sig) => {
+  it.each([undefined, '', 'zz', 'a'.repeat(129)])('when the signature is %p, then it is refused', (sig) => {
     const { auth } = setup([p]);
     expect(() => auth.authenticate({ apiKey: 'key1', timestamp: String(nowS), sig })).toThrow(UnauthenticatedError);
   });
 });
 
 describe('SignatureWindow', () => {
-  it('holds exactly 2*skew+1 signatures however far the clock moves', () => {
+  it('when the clock moves however far, then exactly 2*skew+1 signatures are held', () => {
     const w = new SignatureWindow('k' + 's', 5);
     w.advanceTo(1000);
     w.advanceTo(1003);

@@ -12,11 +12,11 @@ describe('Authorization: Bearer (RFC 6750 §2.1, RFC 9110 §11.1)', () => {
     expect(bearerToken(header)).toBe(token);
   });
 
-  it.each([undefined, '', 'Bearer', 'Bearer ', 'Bearerabc', 'Basic YWJjOmRlZg==', 'Token abc', ' abc', 'Bearer\tabc'])('finds no token in %j', (header) => {
+  it.each([undefined, '', 'Bearer', 'Bearer ', 'Bearerabc', 'Basic YWJjOmRlZg==', 'Token abc', ' abc', 'Bearer\tabc'])('when the header is %j, then no token is found', (header) => {
     expect(bearerToken(header)).toBeUndefined();
   });
 
-  it('matches exactly the expected token, with the scheme in any case', () => {
+  it('when a token is presented, then only the expected one matches, with the scheme in any case', () => {
     const matches = bearerTokenCheck('events-token-0123456789');
     expect(matches('Bearer events-token-0123456789')).toBe(true);
     expect(matches('bearer events-token-0123456789')).toBe(true);

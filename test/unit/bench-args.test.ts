@@ -1,21 +1,21 @@
 import { FANOUT_DEFAULTS, QUICK_SCENARIOS, UsageError, argsOrExit, parseBenchArgs } from '../../bench/bench-args';
 
 describe('npm run bench arguments (node:util parseArgs, strict)', () => {
-  it('defaults to the full run with the soak', () => {
+  it('when no argument is given, then the full run with the soak is the default', () => {
     expect(parseBenchArgs([])).toMatchObject({ soak: true, profile: false, only: undefined, durationS: 12, warmupS: 3, rounds: 3, pin: true });
   });
 
-  it('--quick includes the CAMARA hit (C1) and S1 with audit on PostgreSQL, each compared with S1', () => {
+  it('when --quick is given, then it includes the CAMARA hit (C1) and S1 with audit on PostgreSQL, each compared with S1', () => {
     expect(QUICK_SCENARIOS).toEqual(expect.arrayContaining(['S1', 'C1', 'S1+auditPG']));
     expect(parseBenchArgs(['--only=C1,S1+auditPG']).only).toEqual(new Set(['C1', 'S1+auditPG']));
   });
 
-  it('--quick runs B1 S1 S5 S6 in interleaved rounds without the soak; explicit values still win', () => {
+  it('when --quick is given, then B1 S1 S5 S6 run in interleaved rounds without the soak, and explicit values still win', () => {
     expect(parseBenchArgs(['--quick'])).toMatchObject({ soak: false, only: new Set(QUICK_SCENARIOS), durationS: 8, warmupS: 2, rounds: 4 });
     expect(parseBenchArgs(['--quick', '--duration=4', '--soak'])).toMatchObject({ soak: true, durationS: 4 });
   });
 
-  it('reads --only, --no-soak, --no-pin and values given with or without "="', () => {
+  it('when --only, --no-soak, --no-pin and values with or without "=" are given, then they are read', () => {
     expect(parseBenchArgs(['--only=S1,B1', '--no-pin', '--rounds', '5'])).toMatchObject({ only: new Set(['S1', 'B1']), soak: false, pin: false, rounds: 5 });
     expect(parseBenchArgs(['--no-soak']).soak).toBe(false);
   });
@@ -33,7 +33,7 @@ describe('npm run bench arguments (node:util parseArgs, strict)', () => {
     expect(() => parseBenchArgs(argv)).toThrow(message);
   });
 
-  it('answers a usage error with the usage on stderr and exit code 2, and --help with exit code 0', () => {
+  it('when the usage is wrong, then the usage goes to stderr with exit code 2; when --help is given, then exit code 0', () => {
     const run = (argv: string[]) => {
       const seen = { err: '', out: '', code: -1 };
       class Exit extends Error {}
@@ -56,7 +56,7 @@ describe('npm run bench arguments (node:util parseArgs, strict)', () => {
 });
 
 describe('npm run bench arguments for F1, the subscription fan-out', () => {
-  it('runs F1 with its defaults in the full run and with --only=F1, never in --quick', () => {
+  it('when the run is full or --only=F1, then F1 runs with its defaults; when it is --quick, then never', () => {
     expect(parseBenchArgs([]).fanout).toEqual(FANOUT_DEFAULTS);
     expect(FANOUT_DEFAULTS).toEqual({ subscriptions: 10_000, numbers: 1_000, sinks: 10, concurrency: 64, sinkConcurrency: 4 });
     expect(parseBenchArgs(['--only=F1'])).toMatchObject({ only: new Set(['F1']), soak: false, fanout: FANOUT_DEFAULTS });
@@ -65,7 +65,7 @@ describe('npm run bench arguments for F1, the subscription fan-out', () => {
     expect(parseBenchArgs(['--only=S1']).fanout).toBeUndefined();
   });
 
-  it('takes its size and the service\'s delivery settings from --fanout-* flags', () => {
+  it("when --fanout-* flags are given, then F1 takes its size and the service's delivery settings from them", () => {
     expect(parseBenchArgs(['--only=F1', '--fanout-sinks=1', '--fanout-subscriptions', '2000', '--fanout-numbers=200', '--fanout-concurrency=40', '--fanout-sink-concurrency=8']).fanout)
       .toEqual({ subscriptions: 2000, numbers: 200, sinks: 1, concurrency: 40, sinkConcurrency: 8 });
   });

@@ -4,7 +4,7 @@ import { fanoutNumbers, inParallel, placement, sendSwaps } from '../../bench/fan
 import { startSinks } from '../../bench/fanout-sinks';
 
 describe('F1 subscriptions and swaps', () => {
-  it('spreads subscriptions evenly: 10 per number over 1,000 numbers reach each of 10 sinks once per number', () => {
+  it('when 10 subscriptions per number are placed over 1,000 numbers, then each of 10 sinks gets one per number, evenly', () => {
     const perNumber = new Map<number, Set<number>>();
     const perSink = Array.from({ length: 10 }, () => 0);
     for (let k = 0; k < 10_000; k++) {
@@ -18,18 +18,19 @@ describe('F1 subscriptions and swaps', () => {
     expect(placement(12_345, 1000, 1).sink).toBe(0);
   });
 
-  it('makes distinct numbers of the plan (255, a 9-digit national number not starting with 0)', () => {
+  it('when numbers are made, then they are distinct numbers of the plan (255, a 9-digit national number not starting with 0)', () => {
     const numbers = fanoutNumbers(5_000_000, 3);
     expect(numbers).toEqual(['255795000000', '255795000001', '255795000002']);
     expect(new Set(fanoutNumbers(0, 1000)).size).toBe(1000);
     expect(fanoutNumbers(0, 1000).every((n) => /^255[1-9]\d{8}$/.test(n))).toBe(true);
   });
 
-  it('keeps at most `limit` calls in flight and calls each item once', async () => {
+  it('when items run in parallel, then at most `limit` calls are in flight and each item is called once', async () => {
     let inFlight = 0;
     let most = 0;
     const seen: number[] = [];
-    await inParallel(Array.from({ length: 25 }, (_, i) => i), 4, async (item, index) => {
+    jest.useFakeTimers();
+    const all = inParallel(Array.from({ length: 25 }, (_, i) => i), 4, async (item, index) => {
       expect(item).toBe(index);
       inFlight++;
       most = Math.max(most, inFlight);
@@ -37,11 +38,14 @@ describe('F1 subscriptions and swaps', () => {
       seen.push(item);
       inFlight--;
     });
+    // Each call takes 1 to 3 ms of fake time: the clock runs until every timer has fired.
+    await jest.runAllTimersAsync().finally(() => jest.useRealTimers());
+    await all;
     expect(most).toBe(4);
     expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i));
   });
 
-  it('retries a swap answered 503 as the reporter does, gives up on a 4xx, and times the acknowledgement from the first send', async () => {
+  it('when a swap is answered 503 or 4xx, then it is retried as the reporter does or given up on, and the acknowledgement is timed from the first send', async () => {
     const seen: string[] = [];
     const server = http.createServer((req, res) => {
       let body = '';
@@ -69,13 +73,13 @@ describe('F1 subscriptions and swaps', () => {
     }
   });
 
-  it('rejects with the first failure', async () => {
+  it('when a call fails, then the run rejects with the first failure', async () => {
     await expect(inParallel([1, 2, 3], 2, async (n) => { if (n === 2) throw new Error('two'); })).rejects.toThrow('two');
   });
 });
 
 describe('F1 sinks', () => {
-  it('answer a CloudEvent 204 and record it per sink; anything else 400, unrecorded', async () => {
+  it('when a sink gets a CloudEvent, then it answers 204 and records it per sink; when it gets anything else, then 400, unrecorded', async () => {
     const sinks = await startSinks(2);
     try {
       expect(new Set(sinks.urls.map((u) => new URL(u).origin)).size).toBe(2);

@@ -29,12 +29,12 @@ describe('CAMARA ErrorInfo mapping', () => {
     expect(f.info.message.length).toBeGreaterThan(0);
   });
 
-  it('keeps Retry-After for 429 and 503', () => {
+  it('when the status is 429 or 503, then Retry-After is kept', () => {
     expect(camaraFailureOf(new RateLimitedError('slow', 3)).retryAfterS).toBe(3);
     expect(camaraFailureOf(new UpstreamUnavailableError('down', 10)).retryAfterS).toBe(10);
   });
 
-  it('shows an unknown failure as 500 INTERNAL with a fixed message, never its own text', () => {
+  it('when the failure is unknown, then it shows as 500 INTERNAL with a fixed message, never its own text', () => {
     const f = camaraFailureOf(new Error('secret stack detail at /srv/app.js:12'));
     expect(f.info).toEqual({ status: 500, code: 'INTERNAL', message: expect.not.stringContaining('secret') as unknown });
   });

@@ -62,27 +62,27 @@ const ALL = ['sim-swap', 'kyc-tenure:check-tenure'];
 const strip = <T extends { msisdn: string }>({ msisdn: _msisdn, ...rest }: T) => rest;
 
 describe('CAMARA retrieve-date', () => {
-  it('gives the latest swap, else the current SIM\'s activation, else null', async () => {
+  it("when a date is asked for, then it is the latest swap, else the current SIM's activation, else null", async () => {
     const { service, grant } = setup();
     expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' }, 'corr-1'))).toEqual({ latestSimChangeMs: NOW - 3 * H });
     expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1'))).toEqual({ latestSimChangeMs: NOW - 2 * D });
     expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000003' }, 'corr-1'))).toEqual({ latestSimChangeMs: null });
   });
 
-  it('names the normalised msisdn it answered about', async () => {
+  it('when it answers, then it names the normalised msisdn it answered about', async () => {
     const { service, grant } = setup();
     expect((await service.retrieveDate(grant(ALL, '+255712000001'), {}, 'corr-1')).msisdn).toBe('255712000001');
     expect((await service.check(grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1')).msisdn).toBe('255712000004');
     expect((await service.checkTenure(grant(ALL), { phoneNumber: '+255712000003', tenureDate: '2020-01-01' }, 'corr-1')).msisdn).toBe('255712000003');
   });
 
-  it('with a monitored period, a change older than it is null with monitoredPeriod', async () => {
+  it('when a period is monitored, then a change older than it is null with monitoredPeriod', async () => {
     const { service, grant } = setup({ monitoredDays: 1 });
     expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000004' }, 'corr-1'))).toEqual({ latestSimChangeMs: null, monitoredPeriodDays: 1 });
     expect(strip(await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' }, 'corr-1'))).toEqual({ latestSimChangeMs: NOW - 3 * H });
   });
 
-  it('a terminated line or an unknown number is not found; another country is not applicable', async () => {
+  it("when the line is terminated or the number unknown, then it is not found; when it is another country's, then not applicable", async () => {
     const { service, grant } = setup();
     await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712000002' }, 'corr-1')).rejects.toBeInstanceOf(NotSubscriberError);
     await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712999999' }, 'corr-1')).rejects.toBeInstanceOf(NotSubscriberError);
@@ -90,20 +90,20 @@ describe('CAMARA retrieve-date', () => {
     await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+254712000001' }, 'corr-1')).rejects.toBeInstanceOf(ServiceNotApplicableError);
   });
 
-  it('takes the number from a three-legged token, never from both', async () => {
+  it('when the token is three-legged, then the number comes from it, never from both', async () => {
     const { service, grant } = setup();
     expect(strip(await service.retrieveDate(grant(ALL, '+255712000001'), {}, 'corr-1'))).toEqual({ latestSimChangeMs: NOW - 3 * H });
     await expect(service.retrieveDate(grant(ALL, '+255712000001'), { phoneNumber: '+255712000001' }, 'corr-1')).rejects.toBeInstanceOf(UnnecessaryIdentifierError);
     await expect(service.retrieveDate(grant(ALL), {}, 'corr-1')).rejects.toBeInstanceOf(MissingIdentifierError);
   });
 
-  it('refuses a token without a SIM-swap scope, and a partner without sim_swap', async () => {
+  it('when the token lacks a SIM-swap scope or the partner lacks sim_swap, then it is refused', async () => {
     await expect(setup().service.retrieveDate(setup().grant(['sim-swap:check']), { phoneNumber: '+255712000001' }, 'corr-1')).rejects.toBeInstanceOf(ForbiddenError);
     const s = setup({ partner: { operations: new Set(['kyc']) } });
     await expect(s.service.retrieveDate(s.grant(['sim-swap:retrieve-date']), { phoneNumber: '+255712000001' }, 'corr-1')).rejects.toBeInstanceOf(ForbiddenError);
   });
 
-  it('shares the cache with the legacy operations, and refetches an entry cached before the tenure fields', async () => {
+  it('when the legacy operations cached a number, then the cache is shared, and an entry cached before the tenure fields is refetched', async () => {
     const { service, grant, hlr, sim, store } = setup();
     await store.cache.set('kyc:255712000004', { value: encodeHlr({ status: 'active', paymentType: 'postpaid' }), storedAtMs: NOW }, 300, null);
     await store.cache.set('sim:255712000004', { value: encodeSim({ lastSimSwapAtMs: null }), storedAtMs: NOW }, 30, null);
@@ -113,7 +113,7 @@ describe('CAMARA retrieve-date', () => {
     expect([hlr.calls, sim.calls]).toEqual([1, 1]);
   });
 
-  it('is rate limited like the legacy operations', async () => {
+  it('when a partner asks, then it is rate limited like the legacy operations', async () => {
     const { service, grant } = setup({ partner: { rateLimit: { perSecond: 1, burst: 1 } } });
     await service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' }, 'corr-1');
     await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712000001' }, 'corr-1')).rejects.toBeInstanceOf(RateLimitedError);
@@ -121,7 +121,7 @@ describe('CAMARA retrieve-date', () => {
 });
 
 describe('CAMARA check', () => {
-  it('swapped is true exactly when the latest change lies within maxAge (default 240 h); a new line counts', async () => {
+  it('when the latest change lies within maxAge (default 240 h), then swapped is true, and only then; a new line counts', async () => {
     const { service, grant } = setup();
     const check = (phoneNumber: string, maxAge?: number) => service.check(grant(ALL), maxAge === undefined ? { phoneNumber } : { phoneNumber, maxAge }, 'corr-1');
     expect(strip(await check('+255712000001'))).toEqual({ swapped: true });
@@ -132,7 +132,7 @@ describe('CAMARA check', () => {
     expect(strip(await check('+255712000003', 2400))).toEqual({ swapped: false });
   });
 
-  it('maxAge of a wrong type is INVALID_ARGUMENT, outside 1–2400 or the monitored period OUT_OF_RANGE', async () => {
+  it('when maxAge is of a wrong type, then INVALID_ARGUMENT; when outside 1–2400 or the monitored period, then OUT_OF_RANGE', async () => {
     const { service, grant } = setup();
     for (const maxAge of ['24', 1.5, null, true]) await expect(service.check(grant(ALL), { phoneNumber: '+255712000001', maxAge }, 'corr-1')).rejects.toBeInstanceOf(BadRequestError);
     for (const maxAge of [0, -1, 2401, 100000]) await expect(service.check(grant(ALL), { phoneNumber: '+255712000001', maxAge }, 'corr-1')).rejects.toBeInstanceOf(OutOfRangeError);
@@ -143,7 +143,7 @@ describe('CAMARA check', () => {
 });
 
 describe('CAMARA check-tenure', () => {
-  it('true when the tenure began on or before the start of tenureDate; false when later or unknown', async () => {
+  it('when the tenure began on or before the start of tenureDate, then true; when later or unknown, then false', async () => {
     const { service, grant } = setup();
     const tenure = (phoneNumber: string, tenureDate: string) => service.checkTenure(grant(ALL), { phoneNumber, tenureDate }, 'corr-1');
     // Activated 2025-10-16T08:15Z: that day had begun; the next one had not.
@@ -153,7 +153,7 @@ describe('CAMARA check-tenure', () => {
     expect(strip(await tenure('+255712000003', '2000-01-01'))).toEqual({ tenureDateCheck: false, contractType: 'Business' });
   });
 
-  it('compares with the start of tenureDate in TIMEZONE', async () => {
+  it('when comparing, then the start of tenureDate is taken in TIMEZONE', async () => {
     // Activated 2025-10-16T08:15Z = 22:15 on the 15th in Honolulu (-10:00), where the 16th begins at 10:00Z.
     const hnl = setup({ timeZone: 'Pacific/Honolulu' });
     expect(strip(await hnl.service.checkTenure(hnl.grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2025-10-16' }, 'corr-1'))).toMatchObject({ tenureDateCheck: true });
@@ -162,7 +162,7 @@ describe('CAMARA check-tenure', () => {
     expect(strip(await utc.service.checkTenure(utc.grant(ALL), { phoneNumber: '+255712000001', tenureDate: '2025-10-16' }, 'corr-1'))).toMatchObject({ tenureDateCheck: false });
   });
 
-  it('tenureDate is required, a real full-date, not in the future (in TIMEZONE)', async () => {
+  it('when tenureDate is missing, not a real full-date or in the future (in TIMEZONE), then it is refused', async () => {
     const { service, grant } = setup();
     for (const body of [{}, { tenureDate: '2025-02-30' }, { tenureDate: '2025-1-01' }, { tenureDate: 20250101 }, { tenureDate: '2025-01-01T00:00:00Z' }]) {
       await expect(service.checkTenure(grant(ALL), { phoneNumber: '+255712000001', ...body }, 'corr-1')).rejects.toBeInstanceOf(BadRequestError);
@@ -187,7 +187,7 @@ describe('zoned calendar', () => {
 });
 
 describe('CAMARA audit records (CONTRACT §9)', () => {
-  it('records each answered verification once, as interface camara, with the token purpose and the normalised number', async () => {
+  it('when a verification is answered, then it is recorded once, as interface camara, with the token purpose and the normalised number', async () => {
     const { service, grant, records } = setup();
     await service.check(grant(ALL, undefined, 'dpv:FraudPreventionAndDetection'), { phoneNumber: '+255712000001' }, 'corr-1');
     await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712999999' }, 'corr-2')).rejects.toBeInstanceOf(NotSubscriberError);
@@ -198,7 +198,7 @@ describe('CAMARA audit records (CONTRACT §9)', () => {
       ]);
   });
 
-  it('records nothing for a request that names no number of ours (422) or lacks the scope (403 before the number)', async () => {
+  it('when a request names no number of ours (422) or lacks the scope (403 before the number), then nothing is recorded', async () => {
     const { service, grant, records } = setup();
     await expect(service.check(grant(ALL), { phoneNumber: '+4412345678' }, 'c')).rejects.toBeInstanceOf(ServiceNotApplicableError);
     await expect(service.check(grant(['kyc-tenure:check-tenure']), { phoneNumber: '+255712000001' }, 'c')).rejects.toBeInstanceOf(ForbiddenError);

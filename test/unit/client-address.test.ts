@@ -12,7 +12,7 @@ describe('the client address the failed-signature throttle counts', () => {
     expect(clientAddressKey(raw)).toBe(key);
   });
 
-  it('keeps IPv4-mapped addresses in hex form apart from one another', () => {
+  it('when IPv4-mapped addresses are in hex form, then they are kept apart from one another', () => {
     const keys = new Set(Array.from({ length: 50 }, (_, i) => clientAddressKey(`::ffff:7f00:${(i + 1).toString(16)}`)));
     expect(keys.size).toBe(50);
   });
@@ -29,7 +29,7 @@ describe('the client address the failed-signature throttle counts', () => {
     expect(clientAddressKey(raw)).toBe(key);
   });
 
-  it.each([undefined, '', 'unknown', 'not:an::address::', '192.0.2.1:443', '[::1]', '2001:db8::1, 10.0.0.1'])('puts %p, which is not an address, in the one shared bucket', (raw) => {
+  it.each([undefined, '', 'unknown', 'not:an::address::', '192.0.2.1:443', '[::1]', '2001:db8::1, 10.0.0.1'])('when the address is %p (not an address), then it goes in the one shared bucket', (raw) => {
     expect(clientAddressKey(raw)).toBe(UNPARSED_ADDRESS);
   });
 });

@@ -7,7 +7,7 @@ function integerSettings(): string[] {
 }
 
 describe('configuration (CONTRACT §4)', () => {
-  it('has the contract defaults when nothing is set', () => {
+  it('when nothing is set, then the contract defaults apply', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       PORT: 8080, COUNTRY_CODE: '255', NSN_LENGTH: 9, TIMEZONE: 'UTC', SIG_MAX_SKEW_S: 300, TXN_TTL_S: 86400,
@@ -30,28 +30,28 @@ describe('configuration (CONTRACT §4)', () => {
   // Number() reads all of these as integers: 0x20D3 is 8403, 8.4e3 is 8400.
   const notPlainDecimal = ['0x20D3', '8.4e3', '8400.0', '0b1', '0o17', ' 8080', '8080 ', '+8080', '-0', '1_000', 'Infinity', '８０８０'];
 
-  it.each(notPlainDecimal)('stops on PORT=%j: integers are plain decimal digits, and the message names PORT', (value) => {
+  it.each(notPlainDecimal)('when PORT is %j, then the start stops naming PORT: integers are plain decimal digits', (value) => {
     expect(() => loadConfig({ PORT: value })).toThrow(/\bPORT: must be a whole number in plain decimal digits/);
   });
 
-  it.each(integerSettings())('holds %s to plain decimal digits too', (name) => {
+  it.each(integerSettings())('when %s is not plain decimal digits, then the start stops too', (name) => {
     expect(() => loadConfig({ [name]: '0x10' })).toThrow(new RegExp(`\\b${name}: must be a whole number in plain decimal digits`));
     expect(() => loadConfig({ [name]: '1e2' })).toThrow(new RegExp(`\\b${name}\\b`));
   });
 
-  it('reads plain decimal digits as the number they spell, leading zeros included', () => {
+  it('when an integer is plain decimal digits, leading zeros included, then it is read as the number they spell', () => {
     expect(loadConfig({ PORT: '8403', SIG_MAX_SKEW_S: '0300', AUTH_FAIL_WINDOW_S: '90' })).toMatchObject({ PORT: 8403, SIG_MAX_SKEW_S: 300, AUTH_FAIL_WINDOW_S: 90 });
   });
 
-  it('still names the variable when digits are out of range', () => {
+  it('when digits are out of range, then the message still names the variable', () => {
     expect(() => loadConfig({ PORT: '99999999999999999999999' })).toThrow(/\bPORT: Number must be less than or equal to 65535/);
   });
 
-  it('needs HLR_URL and SIM_URL together', () => {
+  it('when only one of HLR_URL and SIM_URL is set, then the start stops', () => {
     expect(() => loadConfig({ HLR_URL: 'http://h/hlr' })).toThrow(/SIM_URL/);
   });
 
-  it('takes REDIS_WAIT_REPLICAS only with Redis, and a WAIT timeout that fits in the command timeout', () => {
+  it('when REDIS_WAIT_REPLICAS is set, then it needs Redis and a WAIT timeout that fits in the command timeout', () => {
     const redis = { REDIS_URL: 'redis://127.0.0.1:6379' };
     expect(loadConfig(redis)).toMatchObject({ REDIS_WAIT_REPLICAS: 0, REDIS_WAIT_TIMEOUT_MS: 100 });
     expect(() => loadConfig({ REDIS_WAIT_REPLICAS: '1' })).toThrow(/REDIS_WAIT_REPLICAS: needs Redis/);
@@ -61,43 +61,43 @@ describe('configuration (CONTRACT §4)', () => {
     expect(loadConfig({ ...redis, REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '150' })).toMatchObject({ REDIS_WAIT_REPLICAS: 1, REDIS_WAIT_TIMEOUT_MS: 150 });
   });
 
-  it('refuses demo defaults in production', () => {
+  it('when demo defaults are used in production, then they are refused', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PARTNERS_FILE: is required in production/);
   });
 
   describe('access tokens (CONTRACT §7)', () => {
     const prod = { NODE_ENV: 'production', PARTNERS_FILE: '/etc/p.json', HLR_URL: 'http://h/hlr', SIM_URL: 'http://s/sim' };
 
-    it('defaults: built-in issuer on, one-hour tokens, no external issuer', () => {
+    it('when nothing is set, then the built-in issuer is on, tokens last one hour, and there is no external issuer', () => {
       expect(loadConfig({})).toMatchObject({ OAUTH_BUILTIN: true, OAUTH_TOKEN_TTL_S: 3600, OAUTH_JWKS_TIMEOUT_MS: 2000, OAUTH_CLOCK_TOLERANCE_S: 30 });
       expect(loadConfig({}).OAUTH_ISSUER).toBeUndefined();
     });
 
-    it('needs a signing key file and PUBLIC_URL for the built-in issuer in production', () => {
+    it('when the built-in issuer runs in production, then it needs a signing key file and PUBLIC_URL', () => {
       expect(() => loadConfig(prod)).toThrow(/OAUTH_SIGNING_KEY_FILE: is required in production/);
       expect(() => loadConfig(prod)).toThrow(/PUBLIC_URL: is required in production/);
       expect(() => loadConfig({ ...prod, OAUTH_SIGNING_KEY_FILE: '/k.json', PUBLIC_URL: 'https://api.example' })).not.toThrow();
     });
 
-    it('needs OAUTH_ISSUER and OAUTH_JWKS_URL together', () => {
+    it('when only one of OAUTH_ISSUER and OAUTH_JWKS_URL is set, then the start stops', () => {
       expect(() => loadConfig({ OAUTH_ISSUER: 'https://idp.example' })).toThrow(/OAUTH_JWKS_URL/);
       expect(() => loadConfig({ OAUTH_JWKS_URL: 'https://idp.example/jwks' })).toThrow(/OAUTH_ISSUER/);
     });
 
-    it('turns the built-in issuer off only with an external one', () => {
+    it('when the built-in issuer is turned off, then an external one is required', () => {
       expect(() => loadConfig({ OAUTH_BUILTIN: 'false' })).toThrow(/OAUTH_BUILTIN/);
       const external = { OAUTH_ISSUER: 'https://idp.example', OAUTH_JWKS_URL: 'https://idp.example/jwks' };
       expect(loadConfig({ ...external, OAUTH_BUILTIN: 'false' }).OAUTH_BUILTIN).toBe(false);
       expect(() => loadConfig({ ...prod, ...external, OAUTH_BUILTIN: 'false' })).not.toThrow();
     });
 
-    it('wants an https JWKS URL in production', () => {
+    it('when the JWKS URL is not https in production, then it is refused', () => {
       const env = { ...prod, OAUTH_BUILTIN: 'false', OAUTH_ISSUER: 'https://idp.example', OAUTH_JWKS_URL: 'http://idp.example/jwks' };
       expect(() => loadConfig(env)).toThrow(/OAUTH_JWKS_URL: must be https in production/);
     });
 
     it.each([['OAUTH_TOKEN_TTL_S', '10'], ['OAUTH_JWKS_TIMEOUT_MS', '0'], ['PUBLIC_URL', 'api.example'], ['OAUTH_BUILTIN', 'yes']])(
-      'stops on a bad %s (%s)', (name, value) => {
+      'when %s is bad (%s), then the start stops', (name, value) => {
         expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));
       },
     );
@@ -150,7 +150,7 @@ describe('configuration (CONTRACT §4)', () => {
     });
   });
 
-  it('treats an empty variable as unset', () => {
+  it('when a variable is empty, then it is treated as unset', () => {
     expect(loadConfig({ PORT: '' }).PORT).toBe(8080);
   });
 

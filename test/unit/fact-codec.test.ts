@@ -20,7 +20,7 @@ describe('cache codec for upstream facts', () => {
     expect(decodeSim(encodeSim(rec))).toEqual(rec);
   });
 
-  it('still decodes entries cached before the tenure fields existed, without them (so CAMARA refetches)', () => {
+  it('when an entry was cached before the tenure fields existed, then it still decodes, without them (so CAMARA refetches)', () => {
     expect(decodeHlr('active/prepaid')).toEqual({ status: 'active', paymentType: 'prepaid' });
     expect(decodeHlr('active/prepaid')).not.toHaveProperty('activatedAtMs');
     expect(decodeSim('n')).toEqual({ lastSimSwapAtMs: null });
@@ -28,11 +28,11 @@ describe('cache codec for upstream facts', () => {
     expect(decodeSim('1700000000000')).not.toHaveProperty('simActivatedAtMs');
   });
 
-  it.each(['', 'active', 'active/credit', 'active/prepaid/x', 'active/prepaid/1/2', 'ACTIVE/prepaid/n'])('treats the HLR value %p as a miss', (v) => {
+  it.each(['', 'active', 'active/credit', 'active/prepaid/x', 'active/prepaid/1/2', 'ACTIVE/prepaid/n'])('when the cached HLR value is %p, then it is a miss', (v) => {
     expect(decodeHlr(v)).toBeUndefined();
   });
 
-  it.each(['', 'x', 'n/x', 'n/n/n', '1.5', 'yesterday/n'])('treats the SIM value %p as a miss', (v) => {
+  it.each(['', 'x', 'n/x', 'n/n/n', '1.5', 'yesterday/n'])('when the cached SIM value is %p, then it is a miss', (v) => {
     expect(decodeSim(v)).toBeUndefined();
   });
 });

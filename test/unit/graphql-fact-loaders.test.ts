@@ -20,7 +20,7 @@ function countingSource() {
 }
 
 describe('per-request fact loaders', () => {
-  it('ask the service once per distinct number, however often and whenever it is loaded', async () => {
+  it('when a number is loaded however often and whenever, then the service is asked once per distinct number', async () => {
     const { source, calls } = countingSource();
     const loaders = createFactLoaders(source);
     await Promise.all(['255700000001', '255700000002', '255700000001'].map((m) => loaders.kyc.load(m)));
@@ -28,7 +28,7 @@ describe('per-request fact loaders', () => {
     expect(calls.kyc).toEqual(['255700000001', '255700000002']);
   });
 
-  it('fail only the number that failed', async () => {
+  it('when one number fails, then only that number fails', async () => {
     const { source } = countingSource();
     const loaders = createFactLoaders(source);
     const [bad, good] = await Promise.allSettled([
@@ -39,7 +39,7 @@ describe('per-request fact loaders', () => {
     expect(good).toEqual({ status: 'fulfilled', value: { msisdn: '255700000001', simSwapped: false } });
   });
 
-  it('keep answers for different SIM-swap windows apart', async () => {
+  it('when SIM-swap windows differ, then their answers are kept apart', async () => {
     const { source, calls } = countingSource();
     const loaders = createFactLoaders(source);
     await Promise.all([
@@ -50,7 +50,7 @@ describe('per-request fact loaders', () => {
     expect(calls.simSwap.sort()).toEqual(['255700000001|', '255700000001|1']);
   });
 
-  it('remember nothing across requests', async () => {
+  it('when a new request starts, then nothing is remembered from the last', async () => {
     const { source, calls } = countingSource();
     await createFactLoaders(source).kyc.load('255700000001');
     await createFactLoaders(source).kyc.load('255700000001');

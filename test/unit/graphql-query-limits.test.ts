@@ -18,35 +18,35 @@ const depthErrors = (query: string, max = MAX_DEPTH, s = schema) =>
   validate(s, parse(query), [depthLimitRule(max)]).map((e) => e.message);
 
 describe('the cost limit counts upstream lookups', () => {
-  it('counts each kyc or simSwap field once, aliases included', () => {
+  it('when kyc or simSwap fields are selected, then each counts once, aliases included', () => {
     expect(costOf('{ kyc(msisdn: "1") { isValid } }')).toBe(1);
     expect(costOf('{ a: kyc(msisdn: "1") { isValid } b: kyc(msisdn: "2") { isValid } c: simSwap(msisdn: "1") { simSwapped } }')).toBe(3);
   });
 
-  it('charges a batch per number for each fact selected, and nothing for msisdn or error alone', () => {
+  it('when a batch selects facts, then it is charged per number for each fact, and nothing for msisdn or error alone', () => {
     expect(costOf('{ verifyCustomers(msisdns: ["1", "2", "3"]) { kyc { isValid } simSwap { simSwapped } } }')).toBe(6);
     expect(costOf('{ verifyCustomers(msisdns: ["1", "2", "3"]) { kyc { isValid } } }')).toBe(3);
     expect(costOf('{ verifyCustomers(msisdns: ["1", "2", "3"]) { msisdn error { code } } }')).toBe(0);
   });
 
-  it('counts facts selected through fragments and inline fragments', () => {
+  it('when facts are selected through fragments and inline fragments, then they are counted', () => {
     expect(costOf(`{ verifyCustomers(msisdns: ["1", "2"]) { ...f ... on CustomerVerification { simSwap { simSwapped } } } }
       fragment f on CustomerVerification { kyc { isValid } }`)).toBe(4);
   });
 
-  it('charges a variable batch for its real length when the variables are known, else for its maximum', () => {
+  it('when a batch comes from a variable, then it is charged for its real length when the variables are known, else for its maximum', () => {
     const q = 'query($m: [String!]!) { verifyCustomers(msisdns: $m) { kyc { isValid } simSwap { simSwapped } } }';
     expect(costOf(q, { m: ['1', '2', '3', '4', '5', '6', '7'] })).toBe(14);
     expect(costOf(q, { m: '1' })).toBe(2);
     expect(costOf(q)).toBe(200);
   });
 
-  it('caps a batch at 100 numbers, so the resolver, not the cost rule, explains an oversize batch', () => {
+  it('when a batch is over 100 numbers, then it is charged as 100, so the resolver, not the cost rule, explains the oversize batch', () => {
     const list = JSON.stringify(Array.from({ length: 150 }, (_, i) => String(i)));
     expect(costOf(`{ verifyCustomers(msisdns: ${list}) { kyc { isValid } } }`)).toBe(100);
   });
 
-  it('allows one full batch of both facts and refuses anything beyond it with a clear message', () => {
+  it('when a query is one full batch of both facts, then it passes, and anything beyond is refused with a clear message', () => {
     const q = 'query($m: [String!]!) { verifyCustomers(msisdns: $m) { kyc { isValid } simSwap { simSwapped } } kyc(msisdn: "1") { isValid } }';
     const full = Array.from({ length: 100 }, (_, i) => String(i));
     expect(validate(schema, parse(q), [costLimitRule(MAX_COST, model, { m: full.slice(1) })])).toEqual([]);
@@ -54,7 +54,7 @@ describe('the cost limit counts upstream lookups', () => {
       .toEqual(['query cost 201 exceeds the limit of 200 upstream lookups (each kyc or simSwap per number counts 1)']);
   });
 
-  it('terminates on a fragment cycle, which graphql-js reports on its own', () => {
+  it('when fragments form a cycle, then counting terminates (graphql-js reports the cycle on its own)', () => {
     expect(costOf(`{ verifyCustomers(msisdns: ["1"]) { ...a } }
       fragment a on CustomerVerification { ...b } fragment b on CustomerVerification { ...a kyc { isValid } }`)).toBe(1);
   });
@@ -63,22 +63,22 @@ describe('the cost limit counts upstream lookups', () => {
 describe('the depth limit', () => {
   const recursive = buildSchema('type Query { node: Node } type Node { id: ID child: Node }');
 
-  it('refuses a query nested deeper than the limit, counting through fragments', () => {
+  it('when a query is nested deeper than the limit, counting through fragments, then it is refused', () => {
     expect(depthErrors('{ node { child { id } } }', 3, recursive)).toEqual([]);
     expect(depthErrors('{ node { child { child { id } } } }', 3, recursive)).toEqual(['query depth 4 exceeds the limit of 3']);
     expect(depthErrors('{ node { ...f } } fragment f on Node { child { child { id } } }', 3, recursive))
       .toEqual(['query depth 4 exceeds the limit of 3']);
   });
 
-  it('terminates on a fragment cycle', () => {
+  it('when fragments form a cycle, then the depth rule terminates', () => {
     expect(depthErrors('{ node { ...f } } fragment f on Node { child { ...f } }', 3, recursive)).toEqual([]);
   });
 
-  it('lets the deepest query of our schema through', () => {
+  it('when the query is the deepest our schema allows, then it passes', () => {
     expect(depthErrors('{ verifyCustomers(msisdns: []) { kyc { isValid } simSwap { simSwappedAt } error { code } } }')).toEqual([]);
   });
 
-  it('does not count introspection, which GRAPHQL_INTROSPECTION governs', () => {
+  it('when the query is introspection, then it is not counted (GRAPHQL_INTROSPECTION governs it)', () => {
     expect(depthErrors(getIntrospectionQuery())).toEqual([]);
   });
 });

@@ -88,7 +88,7 @@ describe('REST JSON body reader', () => {
     expect(r.json.body).toEqual(obj);
   });
 
-  it('reads an empty body as an empty object, as body-parser does', async () => {
+  it('when the body is empty, then it reads as an empty object, as body-parser does', async () => {
     const r = await post({ body: '' });
     expect(r.status).toBe(200);
     expect(r.json.body).toEqual({});
@@ -114,12 +114,12 @@ describe('REST JSON body reader', () => {
     expect(r.status).toBe(413);
   });
 
-  it('refuses a charset other than UTF-8 with 400', async () => {
+  it('when the charset is not UTF-8, then it is refused with 400', async () => {
     const r = await post({ body: JSON.stringify(obj), headers: { 'content-type': 'application/json; charset=latin1' } });
     expect(r.status).toBe(400);
   });
 
-  it('refuses another content type with 400', async () => {
+  it('when the content type is another, then it is refused with 400', async () => {
     const r = await post({ body: JSON.stringify(obj), headers: { 'content-type': 'text/plain' } });
     expect(r.status).toBe(400);
     expect(r.json.error).toBe('Content-Type must be application/json');

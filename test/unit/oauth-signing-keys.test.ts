@@ -16,7 +16,7 @@ describe('OAUTH_SIGNING_KEY_FILE', () => {
     return path;
   };
 
-  it('takes one JWK as well as a JWKS, keeping its kid and alg', async () => {
+  it('when the file holds one JWK instead of a JWKS, then it is taken, keeping its kid and alg', async () => {
     const jwk = await generateSigningJwk('RS256', 'only-one');
     const ring = await loadKeyRingFile(file(JSON.stringify(jwk)));
     expect(ring.signing).toMatchObject({ kid: 'only-one', alg: 'RS256' });
@@ -38,7 +38,7 @@ describe('OAUTH_SIGNING_KEY_FILE', () => {
     ['a duplicate kid', async () => JSON.stringify({ keys: [await generateSigningJwk('ES256', 'x'), await generateSigningJwk('ES256', 'x')] }), /duplicate kid/],
     ['a broken PEM block', async () => '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', /PEM block 0 .* is not a usable key/],
   ];
-  it.each(bad)('refuses %s with a message that quotes no key material', async (_name, make, message) => {
+  it.each(bad)('when the file holds %s, then it is refused with a message that quotes no key material', async (_name, make, message) => {
     const content = await make();
     const err = await loadKeyRingFile(file(content)).then(() => undefined, (e: unknown) => e as Error);
     expect(err).toBeInstanceOf(Error);
@@ -46,7 +46,7 @@ describe('OAUTH_SIGNING_KEY_FILE', () => {
     for (const secret of content.match(/"d":"[^"]+"/g) ?? []) expect(err?.message).not.toContain(secret.slice(5, -1));
   });
 
-  it('names a missing file by its error code', async () => {
+  it('when the file is missing, then the error names it by its error code', async () => {
     await expect(loadKeyRingFile(join(dir, 'absent'))).rejects.toThrow(/cannot be read \(ENOENT\)/);
   });
 });

@@ -18,7 +18,7 @@ async function types(m: PrometheusMetrics): Promise<Array<[string, string]>> {
 }
 
 describe('PrometheusMetrics', () => {
-  it('starts every bounded series at 0, so ratios read 0 and increase() sees the first event', async () => {
+  it('when the metrics are created, then every bounded series starts at 0, so ratios read 0 and increase() sees the first event', async () => {
     const m = new PrometheusMetrics({ defaultMetrics: false });
     for (const operation of LABELS.operation) {
       for (const iface of LABELS.interface) {
@@ -36,7 +36,7 @@ describe('PrometheusMetrics', () => {
     }
   });
 
-  it('takes a breaker\'s first report as its initial state and counts only later changes', async () => {
+  it('when a breaker reports, then its first report is its initial state and only later changes are counted', async () => {
     const m = new PrometheusMetrics({ defaultMetrics: false });
     m.breakerState('hlr', 'closed');
     expect(await value(m, 'verify_circuit_breaker_state', { upstream: 'hlr', state: 'closed' })).toBe(1);
@@ -52,7 +52,7 @@ describe('PrometheusMetrics', () => {
     expect(await value(m, 'verify_circuit_breaker_transitions_total', { upstream: 'sim', state: 'open' })).toBe(0);
   });
 
-  it('sets exactly one store mode to 1, and reads a tracked store at every scrape', async () => {
+  it('when the store mode changes, then exactly one mode is 1, and a tracked store is read at every scrape', async () => {
     const m = new PrometheusMetrics({ defaultMetrics: false });
     let mode: 'redis' | 'degraded' = 'redis';
     m.trackStoreMode(() => mode);
@@ -64,7 +64,7 @@ describe('PrometheusMetrics', () => {
     expect(await value(m, 'verify_state_store_mode', { mode: 'memory' })).toBe(0);
   });
 
-  it('records a request in the counter and the duration histogram, and a refused upstream call without a duration', async () => {
+  it('when a request is served, then it is in the counter and the duration histogram; when an upstream call is refused, then it has no duration', async () => {
     const m = new PrometheusMetrics({ defaultMetrics: false });
     m.request('kyc', 'graphql', '00000', 200, 0.2);
     m.upstreamCall('sim', 'rejected', 0);
@@ -76,7 +76,7 @@ describe('PrometheusMetrics', () => {
     expect(await value(m, 'verify_upstream_call_duration_seconds', { upstream: 'sim', le: '+Inf' })).toBe(1);
   });
 
-  it('names metrics by Prometheus conventions, Node defaults included (promtool check metrics)', async () => {
+  it('when promtool checks the metrics, then their names follow Prometheus conventions, Node defaults included', async () => {
     const all = await types(new PrometheusMetrics());
     const names = all.map(([n]) => n);
     expect(names).toEqual(expect.arrayContaining(['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_active_handles']));
@@ -88,7 +88,7 @@ describe('PrometheusMetrics', () => {
     }
   });
 
-  it('counts txn_id writes by replication outcome, every outcome from 0', async () => {
+  it('when txn_id writes are replicated or not, then each outcome is counted, every one from 0', async () => {
     const m = new PrometheusMetrics({ defaultMetrics: false });
     m.replicationWait('short');
     m.replicationWait('skipped');
@@ -99,7 +99,7 @@ describe('PrometheusMetrics', () => {
     expect(text).toContain('verify_redis_replication_waits_total{outcome="skipped"} 2');
   });
 
-  it('labels every verify_* series from a small fixed vocabulary, never with request data', async () => {
+  it('when verify_* series are labelled, then the labels come from a small fixed vocabulary, never from request data', async () => {
     const m = new PrometheusMetrics({ defaultMetrics: false });
     m.request('sim_swap', 'rest', '11111', 404, 0.01);
     const allowed = new Set(['operation', 'interface', 'code', 'status', 'outcome', 'reason', 'upstream', 'state', 'mode', 'le']);

@@ -32,7 +32,7 @@ async function start(level = 'debug') {
 }
 
 describe('request log', () => {
-  it('writes one line per request with correlator, partner name, operation, code, status and latency, msisdn masked', async () => {
+  it('when a request is served, then one line is written with correlator, partner name, operation, code, status and latency, msisdn masked', async () => {
     const s = await start();
     try {
       const res = await fetch(`${s.base}/eai/verify_customer/query/kyc?api_key=demo-key&timestamp=1&sig=0123abcd`, {
@@ -54,7 +54,7 @@ describe('request log', () => {
     }
   });
 
-  it('counts partner operations in the request metric and logs a 5xx at warn', async () => {
+  it('when a partner operation is served, then it is counted in the request metric, and a 5xx is logged at warn', async () => {
     const s = await start();
     try {
       await (await fetch(`${s.base}/eai/verify_customer/query/sim_swap`, { method: 'POST', body: '{}' })).text();
@@ -68,7 +68,7 @@ describe('request log', () => {
     }
   });
 
-  it('leaves probes out of the request metric and logs them at debug only', async () => {
+  it('when a probe is served, then it is left out of the request metric and logged at debug only', async () => {
     const s = await start('info');
     try {
       await (await fetch(`${s.base}/healthz`)).text();

@@ -12,15 +12,15 @@ describe('offset date-time rendering', () => {
     expect(createOffsetDateTimeFormatter(zone)(instant)).toBe(expected);
   });
 
-  it('follows daylight saving', () => {
+  it('when daylight saving is in force, then the offset follows it', () => {
     expect(createOffsetDateTimeFormatter('America/New_York')(new Date('2026-07-01T12:00:00Z'))).toBe('2026-07-01T08:00:00-04:00');
   });
 
-  it('renders midnight as 00, not 24', () => {
+  it('when it is midnight, then the hour renders as 00, not 24', () => {
     expect(createOffsetDateTimeFormatter('UTC')(new Date('2026-11-20T00:00:05Z'))).toBe('2026-11-20T00:00:05+00:00');
   });
 
-  it('throws for an unknown zone', () => {
+  it('when the zone is unknown, then it throws', () => {
     expect(() => createOffsetDateTimeFormatter('Mars/Olympus')).toThrow(RangeError);
   });
 });

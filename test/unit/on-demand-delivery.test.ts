@@ -26,13 +26,17 @@ function delivery(id: string): Delivery {
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Fake timers (Date.now too): the checks every 10 ms and the retry interval run on jest's clock,
+// so a test waits for a condition or an interval without sleeping in real time. setImmediate stays
+// real: the fake durable delivery takes one turn of the event loop to start, so events can arrive
+// while it starts and close() can wait for it without a test moving the clock.
+const elapse = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
+/** Moves the fake clock a millisecond at a time until cond holds, up to ms. */
 async function until(cond: () => boolean, ms = 2000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await sleep(2);
+  for (let waited = 0; !cond(); waited++) {
+    if (waited > ms) throw new Error('condition not met');
+    await elapse(1);
   }
 }
 
@@ -44,7 +48,7 @@ function setup(opts: { inUse?: () => Promise<boolean>; start?: () => Promise<Eve
   let source: (() => Promise<WebhookQueueStats>) | undefined;
   const metrics: WebhookMetrics = { webhookAttempt() {}, webhookDelivery() {}, trackWebhookQueue(s) { source = s; } };
   const d = new OnDemandDelivery({
-    start: opts.start ?? (async () => { starts++; await sleep(5); return real; }),
+    start: opts.start ?? (async () => { starts++; await new Promise((r) => setImmediate(r)); return real; }),
     queueInUse: async () => { checks++; return opts.inUse ? opts.inUse() : used; },
     checkEveryMs: 10,
     metrics,
@@ -59,7 +63,10 @@ function setup(opts: { inUse?: () => Promise<boolean>; start?: () => Promise<Eve
 }
 
 describe('webhook delivery started on demand', () => {
-  test('with the queue unused and nothing to send, the durable delivery is never started; the gauges read 0', async () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
+  afterEach(() => jest.useRealTimers());
+
+  test('when the queue is unused and nothing is sent, then the durable delivery is never started and the gauges read 0', async () => {
     const t = setup();
     await until(() => t.checks() >= 3);
     expect(t.starts()).toBe(0);
@@ -69,7 +76,7 @@ describe('webhook delivery started on demand', () => {
     expect(t.starts()).toBe(0);
   });
 
-  test('the first event starts it once, however many arrive while it starts, and each reaches it in order', async () => {
+  test('when the first events arrive, then delivery starts once, however many arrive while it starts, and each reaches it in order', async () => {
     const t = setup();
     await Promise.all([t.d.enqueue([delivery('e1')]), t.d.enqueue([delivery('e2')]), t.d.enqueue([delivery('e3')])]);
     expect(t.starts()).toBe(1);
@@ -78,7 +85,7 @@ describe('webhook delivery started on demand', () => {
     expect(t.real.closed).toBe(true);
   });
 
-  test('a queue another instance has used is joined at the next check, with no event of its own', async () => {
+  test('when another instance has used the queue, then it is joined at the next check, with no event of its own', async () => {
     const t = setup();
     await until(() => t.checks() >= 2);
     expect(t.d.isStarted).toBe(false);
@@ -86,20 +93,20 @@ describe('webhook delivery started on demand', () => {
     await until(() => t.d.isStarted);
     expect(t.starts()).toBe(1);
     const checks = t.checks();
-    await sleep(40);
+    await elapse(40);
     expect(t.checks()).toBe(checks); // started: no more checks
     await t.d.close();
     expect(t.real.closed).toBe(true);
   });
 
-  test('a queue already in use when the instance starts is joined at once', async () => {
+  test('when the queue is already in use at start, then it is joined at once', async () => {
     const t = setup({ inUse: () => Promise.resolve(true) });
     await until(() => t.d.isStarted);
     expect(t.checks()).toBe(1);
     await t.d.close();
   });
 
-  test('a check that fails (Redis away) is asked again; the queue in use is then joined', async () => {
+  test('when a check fails (Redis away), then it is asked again and the queue in use is then joined', async () => {
     let n = 0;
     const t = setup({ inUse: () => (++n < 3 ? Promise.reject(new Error('ECONNREFUSED')) : Promise.resolve(true)) });
     await until(() => t.d.isStarted);
@@ -107,7 +114,7 @@ describe('webhook delivery started on demand', () => {
     await t.d.close();
   });
 
-  test('a start that fails is not kept: the event is refused as unavailable (503, not a 500), events within the retry interval too, and a later one starts it', async () => {
+  test('when a start fails, then it is not kept: the event and those within the retry interval are refused as unavailable (503, not a 500), and a later one starts it', async () => {
     const real = new FakeDelivery();
     let n = 0;
     const t = setup({ start: () => (++n === 1 ? Promise.reject(new Error('boom')) : Promise.resolve(real)) });
@@ -115,13 +122,13 @@ describe('webhook delivery started on demand', () => {
     // Within checkEveryMs of the failure: refused at once, no new start.
     await expect(t.d.enqueue([delivery('e2')])).rejects.toBeInstanceOf(UpstreamUnavailableError);
     expect(n).toBe(1);
-    await sleep(15);
+    await elapse(15);
     await t.d.enqueue([delivery('e3')]);
     expect(real.enqueued.map((b) => b[0].event.id)).toEqual(['e3']);
     await t.d.close();
   });
 
-  test('a failed start while a check is waiting on Redis leaves one polling loop, and none after close', async () => {
+  test('when a start fails while a check is waiting on Redis, then one polling loop is left, and none after close', async () => {
     let release: (v: boolean) => void = () => {};
     let asked = 0;
     const t = setup({
@@ -130,25 +137,25 @@ describe('webhook delivery started on demand', () => {
     });
     await expect(t.d.enqueue([delivery('e1')])).rejects.toBeInstanceOf(UpstreamUnavailableError);
     release(false);
-    await sleep(55);
+    await elapse(55);
     // One loop: about one check per 10 ms, not two.
     expect(asked).toBeLessThanOrEqual(8);
     await t.d.close();
     const after = asked;
-    await sleep(40);
+    await elapse(40);
     expect(asked).toBe(after);
   });
 
-  test('after close nothing starts: an event is refused as unavailable (503), a queue in use is not joined', async () => {
+  test('when it is closed, then nothing starts: an event is refused as unavailable (503) and a queue in use is not joined', async () => {
     const t = setup();
     await t.d.close();
     t.useQueue();
     await expect(t.d.enqueue([delivery('e1')])).rejects.toBeInstanceOf(UpstreamUnavailableError);
-    await sleep(40);
+    await elapse(40);
     expect(t.starts()).toBe(0);
   });
 
-  test('close while it starts waits for the start and closes what was started', async () => {
+  test('when close is called while it starts, then it waits for the start and closes what was started', async () => {
     const t = setup();
     const pending = t.d.enqueue([delivery('e1')]);
     await t.d.close();

@@ -12,7 +12,7 @@ function file(content: unknown): string {
 const base = { name: 'bank', apiKey: 'bank-key', secret: 'bank-secret', operations: ['kyc'] };
 
 describe('the partner registry file', () => {
-  it('reads secrets from the file or from the named environment variable', () => {
+  it("when a partner's secret is in the file or in a named environment variable, then it is read from there", () => {
     const partners = readPartnersFile(file({ partners: [base, { ...base, name: 'env', apiKey: 'env-key', secret: undefined, secretEnv: 'ENV_SECRET' }] }), { ENV_SECRET: 'from-env' });
     expect(partners.map((p) => p.secret)).toEqual(['bank-secret', 'from-env']);
     expect(partners[0]).toMatchObject({ enabled: true, signature: 'md5' });
@@ -28,7 +28,7 @@ describe('the partner registry file', () => {
     expect(() => readPartnersFile(file(content), {})).toThrow(message);
   });
 
-  it('never quotes a refused value, which could be a secret pasted into the wrong field', () => {
+  it('when a value is refused, then it is never quoted (it could be a secret pasted into the wrong field)', () => {
     const leaked = 'sk_live_do_not_print_me';
     for (const content of [
       { partners: [{ ...base, signature: leaked }] },
@@ -44,7 +44,7 @@ describe('the partner registry file', () => {
     }
   });
 
-  it('keeps the registry in force when a reload fails', () => {
+  it('when a reload fails, then the registry in force is kept', () => {
     const p = file({ partners: [base] });
     const registry = new FilePartnerRegistry(p, {});
     writeFileSync(p, '{');

@@ -1,11 +1,11 @@
 import { MIN_NODE_MAJOR, requireSupportedNode } from '../../src/kernel/runtime-check';
 
 describe('the runtime check (CONTRACT §6)', () => {
-  it('these tests themselves run on Node 24 or newer', () => {
+  it('when these tests run, then they run on Node 24 or newer', () => {
     expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(MIN_NODE_MAJOR);
   });
 
-  it('on Node 20 a program stops with exit 1 and says how to get Node 24', () => {
+  it('when a program starts on Node 20, then it stops with exit 1 and says how to get Node 24', () => {
     const exit = jest.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
     const write = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
@@ -18,7 +18,7 @@ describe('the runtime check (CONTRACT §6)', () => {
     }
   });
 
-  it('on Node 24 and newer it lets the program start', () => {
+  it('when a program starts on Node 24 or newer, then it is allowed to start', () => {
     const exit = jest.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
     try {
       requireSupportedNode('verify-customer', '24.21.0');

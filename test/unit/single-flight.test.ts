@@ -7,7 +7,7 @@ function deferred<T>() {
 }
 
 describe('SingleFlight', () => {
-  it('shares one call among callers of one key and version, and starts another for another version', async () => {
+  it('when callers ask for one key and version, then they share one call, and another version starts another', async () => {
     const flights = new SingleFlight<string>();
     const calls: string[] = [];
     const first = deferred<string>();
@@ -22,7 +22,7 @@ describe('SingleFlight', () => {
     expect(await Promise.all([a, b, c])).toEqual(['old', 'old', 'new']);
   });
 
-  it('after forget, a caller starts its own call, and the forgotten call ending does not drop the new one', async () => {
+  it('when a key is forgotten, then the next caller starts its own call, and the forgotten call ending does not drop the new one', async () => {
     const flights = new SingleFlight<string>();
     const old = deferred<string>();
     const fresh = deferred<string>();

@@ -12,7 +12,7 @@ describe('the soak command line and settings', () => {
     expect(() => readSettings(argv, env, '/repo')).toThrow(reason);
   });
 
-  it('reads the settings from the environment, with the defaults', () => {
+  it('when settings are in the environment or not, then they are read from it, with the defaults', () => {
     expect(readSettings([], { SOAK_SECONDS: '60', SOAK_REDIS: 'off' }, '/repo')).toMatchObject({ seconds: 60, rate: 200, warmupS: 20, redis: 'off' });
     expect(readSettings(['--help'], {}, '/repo')).toBe('help');
   });

@@ -38,7 +38,7 @@ function setup() {
 }
 
 describe('subscription service', () => {
-  test('maxEvents 2: two swapped events, the second followed by MAX_EVENTS_REACHED; a third swap sends nothing', async () => {
+  test('when maxEvents is 2, then two swapped events are sent, the second followed by MAX_EVENTS_REACHED, and a third swap sends nothing', async () => {
     const t = setup();
     const s = await t.service.create(t.grant(), t.body({ subscriptionMaxEvents: 2 }));
     await t.service.onSwap('255712000001');
@@ -51,7 +51,7 @@ describe('subscription service', () => {
     await expect(t.service.get(t.grant(), s.id)).rejects.toThrow(/not found/);
   });
 
-  test('a swap after expiry but before the sweep announces SUBSCRIPTION_EXPIRED, not a swap; the sweep then finds nothing', async () => {
+  test('when a swap comes after expiry but before the sweep, then SUBSCRIPTION_EXPIRED is announced, not a swap, and the sweep then finds nothing', async () => {
     const t = setup();
     await t.service.create(t.grant(), t.body({ subscriptionExpireTime: '2026-01-01T00:00:10Z' }));
     t.advance(11_000);
@@ -60,7 +60,7 @@ describe('subscription service', () => {
     expect(await t.service.sweepExpired()).toBe(0);
   });
 
-  test('an ACCESSTOKEN sink credential that runs out first ends the subscription a minute before, as ACCESS_TOKEN_EXPIRED, with the token', async () => {
+  test('when an ACCESSTOKEN sink credential runs out first, then the subscription ends a minute before, as ACCESS_TOKEN_EXPIRED, with the token', async () => {
     const t = setup();
     const token = (expires: string) => ({ credentialType: 'ACCESSTOKEN', accessTokenType: 'bearer', accessToken: 'tok', accessTokenExpiresUtc: expires });
     const s = await t.service.create(t.grant(), { ...t.body({ subscriptionExpireTime: '2026-01-02T00:00:00Z' }), sinkCredential: token('2026-01-01T01:00:00Z') });
@@ -79,7 +79,7 @@ describe('subscription service', () => {
     expect(t.sent[1].event.data.subscriptionId).toBe(s.id);
   });
 
-  test('a swap after the sink token ran out announces ACCESS_TOKEN_EXPIRED; a token expiring within the minute is refused at creation', async () => {
+  test('when a swap comes after the sink token ran out, then ACCESS_TOKEN_EXPIRED is announced; when a token expires within the minute, then it is refused at creation', async () => {
     const t = setup();
     const token = (expires: string) => ({ credentialType: 'ACCESSTOKEN', accessTokenType: 'bearer', accessToken: 'tok', accessTokenExpiresUtc: expires });
     await t.service.create(t.grant(), { ...t.body(), sinkCredential: token('2026-01-01T00:02:00Z') });
@@ -90,7 +90,7 @@ describe('subscription service', () => {
       .rejects.toThrow(/accessTokenExpiresUtc must be more than 60 s in the future/);
   });
 
-  test('three-legged subscriptions keep the number out of events and views', async () => {
+  test('when a subscription is three-legged, then the number is kept out of its events and views', async () => {
     const t = setup();
     const s = await t.service.create(t.grant('p1', '+255712000002'), t.body({}, null));
     expect(s.threeLegged).toBe(true);
@@ -98,7 +98,7 @@ describe('subscription service', () => {
     expect(t.sent[0].event.data).toEqual({ subscriptionId: s.id });
   });
 
-  test('a partner cannot delete another partner\'s subscription; nothing is announced', async () => {
+  test("when a partner deletes another partner's subscription, then it is refused as not found and nothing is announced", async () => {
     const t = setup();
     const s = await t.service.create(t.grant('p1'), t.body());
     await expect(t.service.delete(t.grant('p2'), s.id)).rejects.toThrow(/not found/);

@@ -3,14 +3,14 @@ import { isNotASubscriber } from '../../src/verification/upstream/http-upstream'
 import { parseSimBody } from '../../src/verification/upstream/sim-http-client';
 
 describe('upstream body parsing: anything off-contract is a fault, never a fact', () => {
-  it('reads an HLR record; activatedAt absent or null is unknown', () => {
+  it('when an HLR record is read, then activatedAt absent or null is unknown', () => {
     expect(parseHlrBody({ msisdn: '255712000001', status: 'suspended', paymentType: 'postpaid' }))
       .toEqual({ status: 'suspended', paymentType: 'postpaid', activatedAtMs: null });
     expect(parseHlrBody({ status: 'active', paymentType: 'prepaid', activatedAt: null }))
       .toEqual({ status: 'active', paymentType: 'prepaid', activatedAtMs: null });
   });
 
-  it('reads the business payment type and the tenure start in any offset', () => {
+  it('when an HLR record has a business payment type and a tenure start in any offset, then both are read', () => {
     expect(parseHlrBody({ status: 'active', paymentType: 'business', activatedAt: '2020-01-02T03:04:05.5+03:00' }))
       .toEqual({ status: 'active', paymentType: 'business', activatedAtMs: Date.parse('2020-01-02T00:04:05.5Z') });
   });
@@ -21,13 +21,13 @@ describe('upstream body parsing: anything off-contract is a fault, never a fact'
     expect(() => parseHlrBody(b)).toThrow();
   });
 
-  it('reads SIM records with a swap date in any offset, or null; simActivatedAt absent or null is unknown', () => {
+  it('when a SIM record has a swap date in any offset or null, then it is read, and simActivatedAt absent or null is unknown', () => {
     expect(parseSimBody({ lastSimSwapAt: '2026-11-20T11:15:00+03:00' }))
       .toEqual({ lastSimSwapAtMs: Date.parse('2026-11-20T08:15:00Z'), simActivatedAtMs: null });
     expect(parseSimBody({ lastSimSwapAt: null, simActivatedAt: null })).toEqual({ lastSimSwapAtMs: null, simActivatedAtMs: null });
   });
 
-  it('reads the current SIM\'s activation', () => {
+  it("when a SIM record has the current SIM's activation, then it is read", () => {
     expect(parseSimBody({ lastSimSwapAt: null, simActivatedAt: '2025-05-01T00:00:00Z' }))
       .toEqual({ lastSimSwapAtMs: null, simActivatedAtMs: Date.parse('2025-05-01T00:00:00Z') });
   });

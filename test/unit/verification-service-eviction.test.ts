@@ -41,8 +41,8 @@ function instance(store: StateStore, sim = heldUpstream<SimRecord>({ lastSimSwap
 
 const memoryStore = () => new MemoryStateStore({ clock: { nowMs: () => NOW }, maxCacheEntries: 1000, maxTxnEntries: 1000 });
 
-describe('a SIM swap event while a lookup of the number is in flight (issue 11.1)', () => {
-  it('a SIM swap query after the event does not join the earlier lookup: it asks SIM management again and sees the swap', async () => {
+describe('a SIM swap event while a lookup of the number is in flight (the lookup must not re-cache pre-swap facts)', () => {
+  it('when a SIM swap query comes after the event, then it does not join the earlier lookup but asks SIM management again and sees the swap', async () => {
     const { service, sim } = instance(memoryStore());
     const before = service.simSwap(MSISDN, MSISDN);
     await settle();
@@ -60,7 +60,7 @@ describe('a SIM swap event while a lookup of the number is in flight (issue 11.1
     expect(await after).toEqual({ msisdn: MSISDN, simSwapped: true, simSwappedAtMs: NOW - 60_000, latestSimChangeMs: NOW - 60_000 });
   });
 
-  it('the earlier lookup does not write its pre-swap answer into the cache, whichever lookup finishes last', async () => {
+  it('when lookups finish in either order, then the earlier lookup does not write its pre-swap answer into the cache', async () => {
     for (const order of [[0, 1], [1, 0]]) {
       const { service, sim } = instance(memoryStore());
       const before = service.simSwap(MSISDN, MSISDN);
@@ -78,7 +78,7 @@ describe('a SIM swap event while a lookup of the number is in flight (issue 11.1
     }
   });
 
-  it('with no request in between, the earlier lookup still leaves nothing cached: the next query asks again', async () => {
+  it('when no request comes in between, then the earlier lookup still leaves nothing cached and the next query asks again', async () => {
     const { service, sim } = instance(memoryStore());
     const before = service.simSwap(MSISDN, MSISDN);
     await settle();
@@ -94,7 +94,7 @@ describe('a SIM swap event while a lookup of the number is in flight (issue 11.1
     expect(await next).toMatchObject({ simSwapped: true });
   });
 
-  it('requests that arrive before the event still share one lookup', async () => {
+  it('when requests arrive before the event, then they still share one lookup', async () => {
     const { service, sim } = instance(memoryStore());
     const answers = [service.simSwap(MSISDN, MSISDN), service.simSwap(MSISDN, MSISDN), service.simSwap(MSISDN, MSISDN)];
     await settle();
@@ -103,7 +103,7 @@ describe('a SIM swap event while a lookup of the number is in flight (issue 11.1
     expect(await Promise.all(answers)).toEqual(Array(3).fill({ msisdn: MSISDN, simSwapped: false, latestSimChangeMs: null }));
   });
 
-  it('KYC alike: no joining the earlier HLR lookup, and no pre-swap answer written back', async () => {
+  it('when the query is KYC, then likewise the earlier HLR lookup is not joined and no pre-swap answer is written back', async () => {
     const { service, hlr } = instance(memoryStore());
     const before = service.kyc(MSISDN, MSISDN);
     await settle();
@@ -120,7 +120,7 @@ describe('a SIM swap event while a lookup of the number is in flight (issue 11.1
     expect(hlr.calls).toBe(2);
   });
 
-  it('across instances sharing one cache: the event on A keeps B from joining or writing back its earlier lookup', async () => {
+  it('when instances share one cache, then the event on A keeps B from joining or writing back its earlier lookup', async () => {
     const shared = memoryStore();
     const sim = heldUpstream<SimRecord>({ lastSimSwapAtMs: null });
     const a = instance(shared, sim);

@@ -31,7 +31,7 @@ function setup() {
 }
 
 describe('VerificationService caching (CONTRACT §5)', () => {
-  it('serves KYC from cache for KYC_CACHE_TTL_S, then asks the HLR again', async () => {
+  it('when KYC was answered less than KYC_CACHE_TTL_S ago, then it is served from cache, and after that the HLR is asked again', async () => {
     const { clock, hlr, service } = setup();
     await service.kyc('0712000001', '255712000001');
     clock.t += 300_000;
@@ -42,7 +42,7 @@ describe('VerificationService caching (CONTRACT §5)', () => {
     expect(hlr.calls).toBe(2);
   });
 
-  it('serves a stale KYC answer up to KYC_STALE_S when the HLR is unavailable, then 9999', async () => {
+  it('when the HLR is unavailable, then a stale KYC answer is served up to KYC_STALE_S, and after that 9999', async () => {
     const { clock, hlr, service } = setup();
     await service.kyc('x', '255712000001');
     hlr.down = true;
@@ -52,7 +52,7 @@ describe('VerificationService caching (CONTRACT §5)', () => {
     await expect(service.kyc('x', '255712000001')).rejects.toBeInstanceOf(UpstreamUnavailableError);
   });
 
-  it('caches "not a subscriber" for NEGATIVE_CACHE_TTL_S only', async () => {
+  it('when a number is not a subscriber, then that is cached for NEGATIVE_CACHE_TTL_S only', async () => {
     const { clock, hlr, sim, service } = setup();
     await service.kyc('x', '255700000000');
     await expect(service.simSwap('x', '255700000000')).rejects.toBeInstanceOf(NotSubscriberError);
@@ -65,7 +65,7 @@ describe('VerificationService caching (CONTRACT §5)', () => {
     expect(hlr.calls).toBe(2);
   });
 
-  it('never serves a SIM swap answer older than SIM_SWAP_CACHE_TTL_S, even when SIM management is down', async () => {
+  it('when a SIM swap answer is older than SIM_SWAP_CACHE_TTL_S, then it is never served, even when SIM management is down', async () => {
     const { clock, sim, service } = setup();
     expect((await service.simSwap('x', '255712000001')).simSwapped).toBe(true);
     sim.down = true;
@@ -75,7 +75,7 @@ describe('VerificationService caching (CONTRACT §5)', () => {
     await expect(service.simSwap('x', '255712000001')).rejects.toBeInstanceOf(UpstreamUnavailableError);
   });
 
-  it('never caches an upstream failure', async () => {
+  it('when an upstream fails, then the failure is never cached', async () => {
     const { hlr, service } = setup();
     hlr.down = true;
     await expect(service.kyc('x', '255712000001')).rejects.toBeInstanceOf(UpstreamUnavailableError);
@@ -84,14 +84,17 @@ describe('VerificationService caching (CONTRACT §5)', () => {
     expect(hlr.calls).toBe(2);
   });
 
-  it('shares one upstream call among concurrent lookups of one number', async () => {
+  it('when lookups of one number run at once, then they share one upstream call', async () => {
     const { hlr, service } = setup();
     hlr.delayMs = 20;
-    await Promise.all(Array.from({ length: 20 }, () => service.kyc('x', '255712000001')));
+    jest.useFakeTimers();
+    const all = Promise.all(Array.from({ length: 20 }, () => service.kyc('x', '255712000001')));
+    await jest.advanceTimersByTimeAsync(20).finally(() => jest.useRealTimers());
+    await all;
     expect(hlr.calls).toBe(1);
   });
 
-  it('forgets a number at once on a swap event', async () => {
+  it('when a swap event arrives, then the number is forgotten at once', async () => {
     const { sim, service } = setup();
     await service.simSwap('x', '255712000001');
     await service.evict('255712000001');
@@ -99,7 +102,7 @@ describe('VerificationService caching (CONTRACT §5)', () => {
     expect(sim.calls).toBe(2);
   });
 
-  it('computes the window from the swap instant: first activation (null) is no swap', async () => {
+  it('when the window is computed, then it starts from the swap instant, and a first activation (null) is no swap', async () => {
     const { service, clock } = setup();
     const r = await service.simSwap('raw', '255712000001', 1);
     const swappedAt = clock.t - 3_600_000;
@@ -111,7 +114,7 @@ describe('VerificationService caching (CONTRACT §5)', () => {
 });
 
 describe('VerificationService txn_id handling when the store fails', () => {
-  it('still answers when storing a finished answer fails, and reports the store error', async () => {
+  it('when storing a finished answer fails, then the answer is still given and the store error reported', async () => {
     const clock = { nowMs: () => 1_800_000_000_000 };
     const store = new MemoryStateStore({ clock, maxCacheEntries: 10, maxTxnEntries: 10 });
     store.txns.complete = async () => { throw new Error('store gone'); };

@@ -4,20 +4,20 @@ import { isPublicAddress } from '../../src/subscriptions/delivery/sink-address-p
 const S = { windowMs: 86_400_000, baseMs: 1000, maxMs: 60_000 };
 
 describe('webhook retry timing', () => {
-  test('doubles from the base with equal jitter: between half and all of the doubled delay', () => {
+  test('when a delivery is retried, then the delay doubles from the base with equal jitter: between half and all of the doubled delay', () => {
     expect(nextDelayMs(1, S, Infinity, () => 0)).toBe(500);
     expect(nextDelayMs(1, S, Infinity, () => 1)).toBe(1000);
     expect(nextDelayMs(3, S, Infinity, () => 0)).toBe(2000);
     expect(nextDelayMs(3, S, Infinity, () => 1)).toBe(4000);
   });
 
-  test('never waits more than the maximum, nor past the end of the window', () => {
+  test('when the delay is computed, then it never exceeds the maximum nor passes the end of the window', () => {
     expect(nextDelayMs(40, S, Infinity, () => 1)).toBe(60_000);
     expect(nextDelayMs(40, S, 1234, () => 1)).toBe(1234);
     expect(nextDelayMs(2, S, -5, () => 1)).toBe(0);
   });
 
-  test('a sink origin holds at most its limit of slots; other origins are unaffected', () => {
+  test('when a sink origin has its limit of slots, then it gets no more, and other origins are unaffected', () => {
     const slots = new SinkSlots(2);
     const slow = SinkSlots.origin('https://slow.example/a?x=1');
     expect(SinkSlots.origin('https://slow.example/b')).toBe(slow);
@@ -31,9 +31,9 @@ describe('webhook retry timing', () => {
 });
 
 describe('sink addresses (CONTRACT §8)', () => {
-  test.each(['8.8.8.8', '2001:4860:4860::8888', '::ffff:8.8.8.8'])('%s is public', (a) => expect(isPublicAddress(a)).toBe(true));
+  test.each(['8.8.8.8', '2001:4860:4860::8888', '::ffff:8.8.8.8'])('when the address is %s, then it is public', (a) => expect(isPublicAddress(a)).toBe(true));
   test.each(['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '255.255.255.255', '224.0.0.1', 'not-an-ip'])(
-    '%s is refused', (a) => expect(isPublicAddress(a)).toBe(false));
+    'when the address is %s, then it is refused', (a) => expect(isPublicAddress(a)).toBe(false));
 });
 
 describe('sink addresses: IPv6 forms that embed an IPv4 address', () => {

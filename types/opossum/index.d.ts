@@ -1,7 +1,7 @@
 // opossum 10 publishes no type declarations, and @types/opossum (8.x) describes opossum 8. This
 // declares exactly the part of opossum 10's API (node_modules/opossum/lib/circuit.js) that
 // src/verification/upstream/http-upstream.ts uses; tsconfig.json's `paths` points `opossum` here.
-// Add a member only after checking it in that source; test/unit/opossum-types.test.ts checks
+// Add a member only after checking it in that source; test/infra/opossum-types.test.ts checks
 // every declared member against the installed package.
 import { EventEmitter } from 'node:events';
 

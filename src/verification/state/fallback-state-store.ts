@@ -46,7 +46,7 @@ class DeadlineError extends Error {
 }
 
 /**
- * Redis while it answers, process memory while it does not (issue #3, outage behaviour):
+ * Redis while it answers, process memory while it does not, so a Redis outage degrades answers instead of failing them:
  * - cache: bypassed (a miss, no write), so the upstream answers behind its breakers; a memory
  *   cache would keep a number's stale entries on instances that never saw its swap event;
  * - txn_ids and rate limits: the memory store, so uniqueness and limits hold per instance;

@@ -16,7 +16,7 @@ export interface RedisConnectionOptions {
 /** What the store hears about the connection: ready to serve, gone, or worth a check. */
 export type ConnectionEvent = 'ready' | 'lost' | 'suspect';
 
-// Reconnect forever, quickly at first: the store returns to Redis by itself (issue #3).
+// Reconnect forever, quickly at first: the store returns to Redis by itself once it answers, with no restart or operator.
 const reconnectDelayMs = (attempt: number) => Math.min(50 * attempt, 500);
 
 /**

@@ -38,23 +38,23 @@ describe('the generated GraphQL resolver types (npm run graphql:check, part of n
   beforeEach(() => { dir = copyOfRepo(); });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('pass the check as committed', () => {
+  it('when the types are as committed, then they pass the check', () => {
     expect(npmRun(dir, 'graphql:check')).toMatchObject({ status: 0 });
   });
 
-  it('fail the check when schema.graphql gains a field and the types are not regenerated', () => {
+  it('when schema.graphql gains a field and the types are not regenerated, then they fail the check', () => {
     edit(dir, 'schema.graphql', (s) => s.replace('  isValid: Boolean!\n', '  isValid: Boolean!\n  isBlocked: Boolean!\n'));
     const r = npmRun(dir, 'graphql:check');
     expect(r.status).not.toBe(0);
     expect(r.output).toContain(GENERATED);
   });
 
-  it('fail the check when the generated file was edited by hand', () => {
+  it('when the generated file was edited by hand, then it fails the check', () => {
     edit(dir, GENERATED, (s) => s.replace('isPrepaid: Scalars', 'isPrepaid?: Scalars'));
     expect(npmRun(dir, 'graphql:check').status).not.toBe(0);
   });
 
-  it('pass again once npm run graphql:generate has rewritten them, with the new field in the Kyc type', () => {
+  it('when npm run graphql:generate has rewritten them, then they pass again, with the new field in the Kyc type', () => {
     edit(dir, 'schema.graphql', (s) => s.replace('  isValid: Boolean!\n', '  isValid: Boolean!\n  isBlocked: Boolean!\n'));
     expect(npmRun(dir, 'graphql:generate')).toMatchObject({ status: 0 });
     expect(readFileSync(join(dir, GENERATED), 'utf8')).toMatch(/export type Kyc = \{[^}]*isBlocked: Scalars\['Boolean'\]\['output'\];/);

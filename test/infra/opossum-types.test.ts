@@ -33,12 +33,12 @@ function declared(): { members: { name: string; method: boolean }[]; options: st
 }
 
 describe('the opossum types', () => {
-  it('come from our declaration of opossum 10, not from @types/opossum (which describes opossum 8)', () => {
+  it('when opossum is imported, then its types come from our declaration of opossum 10, not from @types/opossum (which describes opossum 8)', () => {
     const resolved = ts.resolveModuleName('opossum', join(ROOT, 'src/verification/upstream/http-upstream.ts'), compilerOptions(), ts.sys);
     expect(resolved.resolvedModule?.resolvedFileName).toBe(DECLARATION);
   });
 
-  it('declare only members the installed opossum really has', () => {
+  it('when our declaration is compared with the installed opossum, then it declares only members it really has', () => {
     const installed = JSON.parse(readFileSync(join(ROOT, 'node_modules/opossum/package.json'), 'utf8')) as { version: string };
     expect(installed.version).toMatch(/^10\./);
     const { members, options } = declared();

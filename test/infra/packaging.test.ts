@@ -32,7 +32,7 @@ interface DeploymentSpec {
 interface RuleGroup { name: string; rules: Array<{ record?: string; alert?: string; expr: unknown }> }
 
 describe('Kubernetes manifests (deploy/k8s)', () => {
-  it('regenerating them from deploy/k8s/src, with schema validation, gives exactly the committed YAML', () => {
+  it('when they are regenerated from deploy/k8s/src with schema validation, then the result is exactly the committed YAML', () => {
     mkdirSync(join(ROOT, 'dist'), { recursive: true });
     const out = mkdtempSync(join(ROOT, 'dist', 'k8s-check-'));
     try {
@@ -44,18 +44,18 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     }
   });
 
-  it('the ConfigMap names only settings the service knows', () => {
+  it('when the ConfigMap is read, then it names only settings the service knows', () => {
     const data = manifest<K8sObject>('configmap.yaml').data ?? {};
     expect(Object.keys(data).length).toBeGreaterThan(5);
     for (const name of Object.keys(data)) expect({ name, known: settingNames.has(name) }).toEqual({ name, known: true });
   });
 
-  it('its settings pass the service\'s own validation in production mode', () => {
+  it("when its settings are validated in production mode, then the service's own validation passes them", () => {
     const data = manifest<K8sObject>('configmap.yaml').data ?? {};
     expect(loadConfig({ ...data }).NODE_ENV).toBe('production');
   });
 
-  it('the Deployment probes /healthz and /readyz, stops gracefully and runs unprivileged', () => {
+  it('when the Deployment is read, then it probes /healthz and /readyz, stops gracefully and runs unprivileged', () => {
     const config = manifest<K8sObject>('configmap.yaml').data ?? {};
     const spec = manifest<K8sObject & { spec: DeploymentSpec }>('deployment.yaml').spec.template.spec;
     const container = spec.containers[0];
@@ -77,7 +77,7 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(container.envFrom.some((e) => e.configMapRef?.name === 'verify-customer-config')).toBe(true);
   });
 
-  it('the probes and the scrape use the admin port (ADMIN_PORT), which only the monitoring namespace may reach; the ingress reaches only the partners\' port', () => {
+  it("when probes, scrape and ingress are read, then the probes and the scrape use the admin port (ADMIN_PORT), which only the monitoring namespace may reach, and the ingress reaches only the partners' port", () => {
     const config = manifest<K8sObject>('configmap.yaml').data ?? {};
     const container = manifest<K8sObject & { spec: DeploymentSpec }>('deployment.yaml').spec.template.spec.containers[0];
     if (!container) throw new Error('the Deployment has no container');
@@ -95,14 +95,14 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(reach).toEqual([{ from: ['ingress-nginx'], ports: [Number(config.PORT)] }, { from: ['monitoring'], ports: [Number(config.ADMIN_PORT)] }]);
   });
 
-  it('the PrometheusRule carries exactly the groups and rules of grafana/prometheus/rules.yml', () => {
+  it('when the PrometheusRule is read, then it carries exactly the groups and rules of grafana/prometheus/rules.yml', () => {
     const source = (yaml.load(read('grafana', 'prometheus', 'rules.yml')) as { groups: RuleGroup[] }).groups;
     const generated = manifest<K8sObject & { spec: { groups: RuleGroup[] } }>('prometheusrule.yaml').spec.groups;
     const shape = (gs: RuleGroup[]) => gs.map((g) => ({ name: g.name, rules: g.rules.map((r) => ({ id: r.record ?? r.alert, expr: String(r.expr) })) }));
     expect(shape(generated)).toEqual(shape(source));
   });
 
-  it('the Service, PodDisruptionBudget, HPA, NetworkPolicy and ServiceMonitor select the same pods', () => {
+  it('when the Service, PodDisruptionBudget, HPA, NetworkPolicy and ServiceMonitor are read, then they select the same pods', () => {
     const selector = { 'app.kubernetes.io/name': 'verify-customer' };
     expect((manifest<K8sObject & { spec: { selector: unknown } }>('service.yaml')).spec.selector).toEqual(selector);
     expect((manifest<K8sObject & { spec: { selector: { matchLabels: unknown } } }>('poddisruptionbudget.yaml')).spec.selector.matchLabels).toEqual(selector);
@@ -119,19 +119,19 @@ describe('Dockerfile', () => {
     .replace(/\\\n\s*/g, ' ').split('\n').filter((l) => l.trim() !== '');
   const instructions = (name: string) => lines.filter((l) => l.trimStart().toUpperCase().startsWith(`${name} `));
 
-  it('is multi-stage on a Node 24 slim base pinned by digest', () => {
+  it('when the Dockerfile is read, then it is multi-stage on a Node 24 slim base pinned by digest', () => {
     expect(instructions('FROM').length).toBeGreaterThanOrEqual(2);
     expect(text).toMatch(/ARG NODE_IMAGE=node:24[\w.-]*-slim@sha256:[0-9a-f]{64}/);
   });
 
-  it('installs production dependencies only into the runtime image, and runs as a non-root user', () => {
+  it('when the runtime image is built, then it gets production dependencies only and runs as a non-root user', () => {
     expect(text).toMatch(/npm (ci|prune)[^\n]*--omit=dev/);
     const users = instructions('USER');
     expect(users.length).toBeGreaterThan(0);
     expect(users[users.length - 1]).not.toMatch(/\broot\b|\b0\b/);
   });
 
-  it('has a HEALTHCHECK on /healthz, and signals reach node (exec form, no npm in the process tree)', () => {
+  it('when the container runs, then it has a HEALTHCHECK on /healthz and signals reach node (exec form, no npm in the process tree)', () => {
     expect(instructions('HEALTHCHECK').join('\n')).toMatch(/\/healthz/);
     const cmd = instructions('CMD').pop() ?? '';
     expect(cmd).toMatch(/^CMD \["node",/);
@@ -139,7 +139,7 @@ describe('Dockerfile', () => {
     expect(instructions('ENTRYPOINT').pop()).toMatch(/^ENTRYPOINT \["[^"]*tini", "--"\]$/);
   });
 
-  it('runs node with the V8 flags of npm start (what the bench measures: --max-semi-space-size keeps peak RSS down)', () => {
+  it('when node starts in the image, then it has the V8 flags of npm start (what the bench measures: --max-semi-space-size keeps peak RSS down)', () => {
     const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
     const start = /^node\s+(.*?)\s*dist\/src\/main\.js$/.exec(pkg.scripts.start ?? '');
     const flags = (start?.[1] ?? '').split(/\s+/).filter(Boolean);
@@ -147,7 +147,7 @@ describe('Dockerfile', () => {
     expect(instructions('CMD').pop()).toBe(`CMD ${JSON.stringify(['node', ...flags, 'dist/src/main.js']).replace(/","/g, '", "')}`);
   });
 
-  it('copies only paths that exist, including every file the service reads at run time', () => {
+  it('when files are copied into the image, then only paths that exist are named, including every file the service reads at run time', () => {
     const sources = instructions('COPY').filter((l) => !l.includes('--from=')).flatMap((l) => {
       const parts = l.trim().split(/\s+/).slice(1).filter((p) => !p.startsWith('--'));
       return parts.slice(0, -1);
@@ -172,13 +172,13 @@ describe('compose.yaml', () => {
   interface ComposeService { image?: string; build?: unknown; environment?: Record<string, string>; volumes?: string[]; command?: string[] }
   const compose = yaml.load(read('compose.yaml')) as { services: Record<string, ComposeService> };
 
-  it('runs two service instances, Redis, the simulator, Prometheus and Grafana', () => {
+  it('when compose starts, then it runs two service instances, Redis, the simulator, Prometheus and Grafana', () => {
     const names = Object.keys(compose.services);
     expect(names.filter((n) => n.startsWith('verify-customer-'))).toHaveLength(2);
     for (const n of ['redis', 'simulator', 'prometheus', 'grafana']) expect(names).toContain(n);
   });
 
-  it('gives the instances only settings the service knows, and mounts only files that exist', () => {
+  it('when the instances are configured, then they get only settings the service knows and mount only files that exist', () => {
     for (const [name, svc] of Object.entries(compose.services)) {
       if (name.startsWith('verify-customer-')) {
         for (const key of Object.keys(svc.environment ?? {})) expect({ key, known: settingNames.has(key) }).toEqual({ key, known: true });
@@ -190,20 +190,20 @@ describe('compose.yaml', () => {
     }
   });
 
-  it('gives the instances settings that pass the service\'s own validation in production mode', () => {
+  it("when the instances' settings are validated in production mode, then the service's own validation passes them", () => {
     for (const [name, svc] of Object.entries(compose.services)) {
       if (name.startsWith('verify-customer-')) expect(loadConfig({ ...svc.environment }).NODE_ENV).toBe('production');
     }
   });
 
-  it('Prometheus scrapes each instance on its ADMIN_PORT, where /metrics is served', () => {
+  it('when Prometheus scrapes, then it asks each instance on its ADMIN_PORT, where /metrics is served', () => {
     const prom = yaml.load(read('deploy', 'compose', 'prometheus.yml')) as { scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }> };
     const targets = prom.scrape_configs.flatMap((c) => c.static_configs.flatMap((sc) => sc.targets)).sort();
     const instances = Object.entries(compose.services).filter(([n]) => n.startsWith('verify-customer-'));
     expect(targets).toEqual(instances.map(([n, svc]) => `${n}:${svc.environment?.ADMIN_PORT ?? 'unset'}`).sort());
   });
 
-  it("Prometheus's configuration passes promtool with our rules beside it", () => {
+  it("when promtool checks Prometheus's configuration with our rules beside it, then it passes", () => {
     const dir = mkdtempSync(join(tmpdir(), 'vc-compose-prom-'));
     try {
       copyFileSync(join(ROOT, 'deploy', 'compose', 'prometheus.yml'), join(dir, 'prometheus.yml'));

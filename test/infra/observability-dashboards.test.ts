@@ -36,7 +36,7 @@ async function knownSeries(): Promise<Set<string>> {
 const seriesIn = (expr: string) => [...expr.matchAll(/\b((?:verify|process|nodejs)_\w+|job\w*:\w+:\w+|up)(?=\{|\b)/g)].map((m) => m[1]);
 
 describe('Grafana dashboards', () => {
-  it('regenerating them from grafana/src gives exactly the committed JSON', () => {
+  it('when they are regenerated from grafana/src, then the result is exactly the committed JSON', () => {
     // Inside the repository (dist/ is ignored) so the compiled generator resolves the SDK.
     mkdirSync(join(ROOT, 'dist'), { recursive: true });
     const out = mkdtempSync(join(ROOT, 'dist', 'grafana-check-'));
@@ -49,7 +49,7 @@ describe('Grafana dashboards', () => {
     }
   }, 60_000);
 
-  it.each(dashboards)('$file gives every panel a description, a unit and the datasource variable', ({ d }) => {
+  it.each(dashboards)('when $file is read, then every panel has a description, a unit and the datasource variable', ({ d }) => {
     expect(d.templating.list.find((v) => v.name === 'datasource')).toMatchObject({ type: 'datasource', query: 'prometheus' });
     const panels = panelsOf(d);
     expect(panels.length).toBeGreaterThan(20);
@@ -64,7 +64,7 @@ describe('Grafana dashboards', () => {
     expect(new Set(panels.map((p) => p.id)).size).toBe(panels.length);
   });
 
-  it.each(dashboards)('$file uses $__rate_interval for every range and filters by job and instance', ({ d }) => {
+  it.each(dashboards)('when $file queries a range, then it uses $__rate_interval and filters by job and instance', ({ d }) => {
     for (const p of panelsOf(d)) {
       for (const t of p.targets ?? []) {
         for (const [, range] of t.expr.matchAll(/\[([^\]]+)\]/g)) expect({ panel: p.title, range }).toEqual({ panel: p.title, range: '$__rate_interval' });
@@ -77,7 +77,7 @@ describe('Grafana dashboards', () => {
     }
   });
 
-  it('names only series the service exports or the rules record, and shows every verify_* metric', async () => {
+  it('when their queries are read, then they name only series the service exports or the rules record, and show every verify_* metric', async () => {
     const known = await knownSeries();
     const used = new Set(dashboards.flatMap(({ d }) => panelsOf(d).flatMap((p) => (p.targets ?? []).flatMap((t) => seriesIn(t.expr)))));
     for (const name of used) expect({ name, known: known.has(name) }).toEqual({ name, known: true });
@@ -85,14 +85,14 @@ describe('Grafana dashboards', () => {
     for (const f of families) expect({ metric: f, onDashboard: used.has(f) }).toEqual({ metric: f, onDashboard: true });
   });
 
-  it('leaves rules.yml naming only series that exist', async () => {
+  it('when rules.yml is read, then it names only series that exist', async () => {
     const known = await knownSeries();
     const named = [...RULES.matchAll(/expr: ([^\n]+(?:\n {10}[^\n]+)*)/g)].flatMap(([, expr]) => seriesIn(expr));
     expect(new Set(named).size).toBeGreaterThan(15);
     for (const name of named) expect({ name, known: known.has(name) }).toEqual({ name, known: true });
   });
 
-  it('is found by the provisioning provider where it is committed', () => {
+  it('when the provisioning provider looks, then it finds the dashboards where they are committed', () => {
     const provider = readFileSync(join(ROOT, 'grafana', 'provisioning', 'dashboards', 'verify-customer.yml'), 'utf8');
     expect(provider).toContain('path: /etc/grafana/provisioning/dashboards/verify-customer');
     expect(files).toContain('overview.json');

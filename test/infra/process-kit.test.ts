@@ -1,21 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { clockTicksPerSecond, cpuSeconds, cpuSecondsFromStat, rssMb } from '../../tools/process-kit/proc-stats';
 import { formatTable } from '../../tools/process-kit/text-table';
 
-const ROOT = join(__dirname, '../..');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(path);
-    return /\.(ts|js)$/.test(e.name) ? [path] : [];
-  });
-}
-
 describe('the process kit', () => {
-  it('reads CPU time from /proc with the kernel\'s real tick length, not an assumed 100 Hz', () => {
+  it("when CPU time is read from /proc, then the kernel's real tick length is used, not an assumed 100 Hz", () => {
     // A stat line of a process named "a b) c" (the name may hold spaces and parentheses).
     const stat = '4242 (a b) c) S 1 4242 4242 0 -1 4194560 100 0 0 0 750 250 0 0 20 0 1 0 100 1000 10';
     expect(cpuSecondsFromStat(stat, 250)).toBe(4);
@@ -23,7 +11,7 @@ describe('the process kit', () => {
     expect(clockTicksPerSecond()).toBe(Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()));
   });
 
-  it('measures a process\'s CPU time as the process itself counts it', () => {
+  it("when a process's CPU time is measured, then it matches what the process itself counts", () => {
     const burnUntil = Date.now() + 300;
     let x = 0;
     while (Date.now() < burnUntil) x += Math.sqrt(x + 1);
@@ -36,21 +24,9 @@ describe('the process kit', () => {
     expect(cpuSeconds(2 ** 22 + 1)).toBe(0); // beyond pid_max: gone
   });
 
-  it('draws Markdown and plain tables with text left and numbers right', () => {
+  it('when a table is drawn, Markdown or plain, then text is left-aligned and numbers right-aligned', () => {
     expect(formatTable(['name', 'n'], [['a', '10'], ['bbb', '2']], { markdown: true })).toBe(
       '| name |  n |\n|------|---:|\n| a    | 10 |\n| bbb  |  2 |');
     expect(formatTable(['n', 'what'], [['10', 'x'], ['2', 'yy']], { leftColumns: [1] })).toBe(' n  what\n10  x   \n 2  yy  ');
-  });
-
-  it('is the one place where the bench, the soak and the test support start processes or read /proc', () => {
-    const offenders: string[] = [];
-    for (const dir of ['bench', 'scripts', 'test/support']) {
-      for (const file of sourceFiles(join(ROOT, dir))) {
-        // The ChildProcess type may be named; spawning, /proc, free ports and column padding may not.
-        const text = readFileSync(file, 'utf8').replace(/^import \{ ChildProcess \} from 'node:child_process';$/m, '');
-        if (/node:child_process|\/proc\/|function freePort\(|pad(Start|End)\(widths/.test(text)) offenders.push(relative(ROOT, file));
-      }
-    }
-    expect(offenders).toEqual([]);
   });
 });
