@@ -1,6 +1,7 @@
 import { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { Authenticator, Credentials } from '../partners/authenticator';
-import { DomainError } from '../errors/domain-errors';
+import { logUnexpected } from '../errors/error-lookup';
+import { MethodNotAllowedError } from '../http/http-errors';
 import { Logger } from '../observability/logger';
 import { clientAddressKey } from '../http/client-address';
 import { jsonBody } from '../http/json-body';
@@ -61,15 +62,10 @@ export function graphqlBody(limitBytes: number): RequestHandler {
   };
 }
 
-export class GraphqlMethodNotAllowedError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 405;
-}
-
 /** CONTRACT §2 names POST only; GET would put credentials and queries in URLs and logs. */
 export const postOnly: RequestHandler = (_req, res) => {
   res.setHeader('Allow', 'POST');
-  throw new GraphqlMethodNotAllowedError('use POST');
+  throw new MethodNotAllowedError('use POST');
 };
 
 /** Refusals before Apollo (401, 413, bad JSON, 405) in the GraphQL error shape, with REST's status. */
@@ -80,12 +76,9 @@ export function graphqlRefusal(logger: Logger): ErrorRequestHandler {
       return;
     }
     const failure = failureOf(err);
-    const status = err instanceof DomainError ? err.httpStatus : 500;
-    if (!(err instanceof DomainError)) {
-      logger.error({ correlator: res.locals.correlator, err, path: req.path }, 'unexpected error');
-    }
-    if (err instanceof DomainError && err.retryAfterS !== undefined) res.setHeader('Retry-After', String(err.retryAfterS));
+    if (failure.unexpected) logUnexpected(logger, err, { correlator: res.locals.correlator, path: req.path });
+    if (failure.retryAfterS !== undefined) res.setHeader('Retry-After', String(failure.retryAfterS));
     res.locals.code = failure.code;
-    res.status(status).json({ errors: [renderFailure(failure)] });
+    res.status(failure.status).json({ errors: [renderFailure(failure)] });
   };
 }

@@ -7,20 +7,17 @@ import { DomainError, ForbiddenError } from '../errors/domain-errors';
 
 /** Client authentication failed: unknown client, wrong secret, disabled partner, none given. */
 export class InvalidClientError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 401;
+  readonly kind = 'INVALID_CLIENT';
 }
 
 /** A requested scope is unknown, malformed, or beyond what the partner may hold. */
 export class InvalidScopeError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 400;
+  readonly kind = 'INVALID_SCOPE';
 }
 
 /** A grant type other than client_credentials. */
 export class UnsupportedGrantTypeError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 400;
+  readonly kind = 'UNSUPPORTED_GRANT_TYPE';
 }
 
 /**

@@ -1,0 +1,131 @@
+import { CAMARA_API_OVERRIDES, CamaraOverrides, CatalogRow, ERROR_CATALOG, FailureCode, OAuthErrorCode } from './error-catalog';
+import { BadRequestError, DomainError, PayloadTooLargeError, UNEXPECTED, describe } from './domain-errors';
+
+/*
+ * The lookups every transport makes in the error catalog: one function per interface, each
+ * answering what that interface shows, or `unexpected` when the catalog has nothing for the
+ * failure (not a DomainError, or a row without that interface's column). An unexpected
+ * failure is answered 500 in the interface's shape and logged once with its cause
+ * (logUnexpected); never guessed into a 400.
+ */
+
+/** A failure the catalog knows: the domain error and its row. */
+export interface CatalogEntry {
+  error: DomainError;
+  row: CatalogRow;
+}
+
+/** The catalog row of a failure; undefined for anything that is not a DomainError with a row. */
+export function catalogEntryOf(err: unknown): CatalogEntry | undefined {
+  if (!(err instanceof DomainError)) return undefined;
+  const row = (ERROR_CATALOG as Partial<Record<string, CatalogRow>>)[err.kind];
+  return row && { error: err, row };
+}
+
+/**
+ * Express and its body parsers raise http-errors (a `status` property): a 4xx is the caller's
+ * fault, so a domain condition; anything else stays as it is, unexpected.
+ */
+export function fromHttpError(err: unknown): unknown {
+  if (err instanceof DomainError) return err;
+  const status = (err as { status?: unknown } | null)?.status;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return err;
+  const options = { cause: err };
+  return status === 413
+    ? new PayloadTooLargeError('body too large', undefined, options)
+    : new BadRequestError('request could not be read', undefined, options);
+}
+
+/** What the legacy REST routes answer (CONTRACT §1.2, §1.3). */
+export interface LegacyFailure {
+  status: number;
+  code: FailureCode;
+  desc: string;
+  retryAfterS?: number;
+  /** The stored answer of an earlier request with the same txn_id (`Idempotent-Replayed`). */
+  replayed: boolean;
+  unexpected: boolean;
+}
+
+export function legacyFailureOf(err: unknown): LegacyFailure {
+  const entry = catalogEntryOf(err);
+  if (!entry) return { status: UNEXPECTED.httpStatus, code: UNEXPECTED.code, desc: UNEXPECTED.desc, replayed: false, unexpected: true };
+  const [code, status] = entry.row.legacy;
+  return withRetryAfter<LegacyFailure>({ status, code, desc: describe(code, entry.error.reason), replayed: entry.error.replayed, unexpected: false }, entry.error);
+}
+
+/** A CAMARA ErrorInfo's status and code and the reason it may show; see camara/error-info.ts. */
+export interface CamaraLookup {
+  status: number;
+  code: string;
+  reason: string;
+  retryAfterS?: number;
+  unexpected: boolean;
+}
+
+/** `api`: the CAMARA API answering, whose overrides (CAMARA_API_OVERRIDES) win over the row. */
+export function camaraLookup(err: unknown, api?: string, overrides: CamaraOverrides = CAMARA_API_OVERRIDES): CamaraLookup {
+  const entry = catalogEntryOf(err);
+  const column = entry && ((api === undefined ? undefined : overrides[api]?.[entry.error.kind]) ?? entry.row.camara);
+  if (!entry || !column) return { status: 500, code: 'INTERNAL', reason: '', unexpected: true };
+  const [status, code] = column;
+  return withRetryAfter<CamaraLookup>({ status, code, reason: entry.error.reason, unexpected: false }, entry.error);
+}
+
+/** The token endpoint's RFC 6749 §5.2 answer. */
+export interface OAuthFailure {
+  status: number;
+  error: OAuthErrorCode;
+  description: string;
+  retryAfterS?: number;
+  unexpected: boolean;
+}
+
+export function oauthFailureOf(err: unknown): OAuthFailure {
+  const entry = catalogEntryOf(err);
+  const column = entry?.row.oauth;
+  if (!entry || !column) return { status: 500, error: 'server_error', description: 'unexpected error', unexpected: true };
+  const [error, status] = column;
+  return withRetryAfter<OAuthFailure>({ status, error, description: entry.error.reason, unexpected: false }, entry.error);
+}
+
+/** The code and desc a GraphQL error carries in its extensions (CONTRACT §2). */
+export interface GraphqlFailure {
+  code: FailureCode;
+  desc: string;
+  /** REST's status, for a request refused before Apollo runs. */
+  status: number;
+  retryAfterS?: number;
+  unexpected: boolean;
+}
+
+export function graphqlFailureOf(err: unknown): GraphqlFailure {
+  const entry = catalogEntryOf(err);
+  if (!entry) return { code: UNEXPECTED.code, desc: UNEXPECTED.desc, status: UNEXPECTED.httpStatus, unexpected: true };
+  const code = entry.row.graphql;
+  return withRetryAfter<GraphqlFailure>({ code, desc: describe(code, entry.error.reason), status: entry.row.legacy[1], unexpected: false }, entry.error);
+}
+
+function withRetryAfter<T extends { retryAfterS?: number }>(failure: T, err: DomainError): T {
+  if (err.retryAfterS !== undefined) failure.retryAfterS = err.retryAfterS;
+  return failure;
+}
+
+/** The little of a logger an unexpected failure needs (pino's Logger fits). */
+export interface ErrorLogger {
+  error(fields: object, message: string): void;
+}
+
+/** Where it happened: the request's correlator and path (a GraphQL field's path). */
+export interface UnexpectedContext {
+  correlator: unknown;
+  path?: unknown;
+}
+
+/**
+ * The one log line of a failure the catalog does not know: the error itself, its stack and its
+ * `cause` chain (the logger's err serializer), for the operator; the caller saw only a 500.
+ */
+export function logUnexpected(logger: ErrorLogger, err: unknown, where: UnexpectedContext, message = 'unexpected error'): void {
+  logger.error({ ...where, err }, message);
+}
