@@ -65,7 +65,7 @@ export class UnauthenticatedError extends DomainError {
 }
 
 export class ForbiddenError extends DomainError {
-  readonly kind = 'FORBIDDEN';
+  readonly kind: ErrorKind = 'FORBIDDEN';
 }
 
 export class NotSubscriberError extends DomainError {

@@ -12,6 +12,8 @@
  * - `oauth`: the RFC 6749 §5.2 error and status of the token endpoint. Absent: the token
  *   endpoint never raises it; if it ever did, 500 `server_error`, logged.
  * - `graphql`: `extensions.code` of the GraphQL error (CONTRACT §2), REST's code.
+ * - `bearer`: the RFC 6750 §3.1 error a protected resource's `WWW-Authenticate: Bearer`
+ *   challenge names (src/http/bearer-challenge.ts). Absent: the failure is not about the token.
  *
  * To add a condition: one row here, and one class with `readonly kind = '<ROW>'` beside the
  * feature that raises it. To give one CAMARA API its own code for a shared condition (its yaml
@@ -25,11 +27,15 @@ export type FailureCode = '11111' | '9999';
 export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_scope' | 'unsupported_grant_type'
   | 'temporarily_unavailable' | 'server_error';
 
+/** RFC 6750 §3.1 error codes of a Bearer challenge. */
+export type BearerErrorCode = 'invalid_token' | 'insufficient_scope';
+
 export interface CatalogRow {
   readonly legacy: readonly [code: FailureCode, status: number];
   readonly camara?: readonly [status: number, code: string];
   readonly oauth?: readonly [error: OAuthErrorCode, status: number];
   readonly graphql: FailureCode;
+  readonly bearer?: BearerErrorCode;
 }
 
 export const ERROR_CATALOG = {
@@ -37,8 +43,10 @@ export const ERROR_CATALOG = {
   BAD_REQUEST: { legacy: ['11111', 400], camara: [400, 'INVALID_ARGUMENT'], oauth: ['invalid_request', 400], graphql: '11111' },
   // The specs document no 413 and no code for it (docs/camara.md): an argument CAMARA refuses.
   PAYLOAD_TOO_LARGE: { legacy: ['11111', 413], camara: [400, 'INVALID_ARGUMENT'], oauth: ['invalid_request', 400], graphql: '11111' },
-  UNAUTHENTICATED: { legacy: ['11111', 401], camara: [401, 'UNAUTHENTICATED'], graphql: '11111' },
+  UNAUTHENTICATED: { legacy: ['11111', 401], camara: [401, 'UNAUTHENTICATED'], graphql: '11111', bearer: 'invalid_token' },
   FORBIDDEN: { legacy: ['11111', 403], camara: [403, 'PERMISSION_DENIED'], graphql: '11111' },
+  // An access token without the operation's scope (src/oauth/oauth-errors.ts): a 403 whose challenge names the scopes.
+  INSUFFICIENT_SCOPE: { legacy: ['11111', 403], camara: [403, 'PERMISSION_DENIED'], graphql: '11111', bearer: 'insufficient_scope' },
   NOT_SUBSCRIBER: { legacy: ['11111', 404], camara: [404, 'IDENTIFIER_NOT_FOUND'], graphql: '11111' },
   // CAMARA has no txn_id, so no conflict can arise there.
   CONFLICT: { legacy: ['11111', 409], graphql: '11111' },

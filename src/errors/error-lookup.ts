@@ -1,4 +1,6 @@
-import { CAMARA_API_OVERRIDES, CamaraOverrides, CatalogRow, ERROR_CATALOG, FailureCode, OAuthErrorCode } from './error-catalog';
+import {
+  BearerErrorCode, CAMARA_API_OVERRIDES, CamaraOverrides, CatalogRow, ERROR_CATALOG, FailureCode, OAuthErrorCode,
+} from './error-catalog';
 import { BadRequestError, DomainError, PayloadTooLargeError, UNEXPECTED, describe } from './domain-errors';
 
 /*
@@ -104,6 +106,22 @@ export function graphqlFailureOf(err: unknown): GraphqlFailure {
   if (!entry) return { code: UNEXPECTED.code, desc: UNEXPECTED.desc, status: UNEXPECTED.httpStatus, unexpected: true };
   const code = entry.row.graphql;
   return withRetryAfter<GraphqlFailure>({ code, desc: describe(code, entry.error.reason), status: entry.row.legacy[1], unexpected: false }, entry.error);
+}
+
+/** What a Bearer challenge names for a failure about the access token; undefined for any other failure. */
+export interface BearerFailure {
+  error: BearerErrorCode;
+  reason: string;
+  /** The scopes that would do, when the error knows them. */
+  scopes?: readonly string[];
+}
+
+export function bearerFailureOf(err: unknown): BearerFailure | undefined {
+  const entry = catalogEntryOf(err);
+  const error = entry?.row.bearer;
+  if (!entry || !error) return undefined;
+  const scopes = (entry.error as { scopes?: unknown }).scopes;
+  return Array.isArray(scopes) ? { error, reason: entry.error.reason, scopes: scopes.map(String) } : { error, reason: entry.error.reason };
 }
 
 function withRetryAfter<T extends { retryAfterS?: number }>(failure: T, err: DomainError): T {

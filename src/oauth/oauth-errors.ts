@@ -25,6 +25,8 @@ export class UnsupportedGrantTypeError extends DomainError {
  * `insufficient_scope`): a 403 whose transport names the scopes that would do.
  */
 export class InsufficientScopeError extends ForbiddenError {
+  override readonly kind = 'INSUFFICIENT_SCOPE';
+
   constructor(reason: string, readonly scopes: readonly string[]) {
     super(reason);
   }

@@ -1,6 +1,6 @@
 import { CAMARA_API_OVERRIDES, CamaraOverrides, ERROR_CATALOG, ErrorKind } from '../../src/errors/error-catalog';
 import { DomainError } from '../../src/errors/domain-errors';
-import { camaraLookup, graphqlFailureOf, legacyFailureOf, oauthFailureOf } from '../../src/errors/error-lookup';
+import { bearerFailureOf, camaraLookup, graphqlFailureOf, legacyFailureOf, oauthFailureOf } from '../../src/errors/error-lookup';
 import { camaraFailureOf } from '../../src/camara/error-info';
 
 /** A domain error of any row, as a feature's own class would be. */
@@ -13,7 +13,7 @@ class RowError extends DomainError {
 const KINDS = Object.keys(ERROR_CATALOG) as ErrorKind[];
 
 describe('the error catalog', () => {
-  test.each(KINDS)('when a %s is raised, then every interface shows its row', (kind) => {
+  test.each(KINDS)('when %s is raised, then every interface shows its row', (kind) => {
     const row = ERROR_CATALOG[kind];
     const err = new RowError(kind, 'why it failed', 7);
 
@@ -36,6 +36,7 @@ describe('the error catalog', () => {
     } else {
       expect(oauth).toEqual({ status: 500, error: 'server_error', description: 'unexpected error', unexpected: true });
     }
+    expect(bearerFailureOf(err)).toEqual('bearer' in row ? { error: row.bearer, reason: 'why it failed' } : undefined);
   });
 
   test('when a row is read, then its statuses are HTTP error statuses and its codes agree', () => {
