@@ -1,5 +1,5 @@
 import { auditText } from './audit-text';
-import { DomainError } from '../errors/domain-errors';
+import { domainError } from '../errors/domain-errors';
 import { legacyFailureOf } from '../errors/error-lookup';
 import { AuditContext, AuditRecord, AuditTrail } from './ports/audit-trail';
 import { Clock } from '../kernel/clock';
@@ -7,9 +7,7 @@ import { Partner } from '../partners/partners';
 import { uuidV7 } from '../kernel/uuid-v7';
 
 /** The audit store cannot take records and AUDIT_FAIL_CLOSED is set: refuse rather than answer unrecorded. */
-export class AuditUnavailableError extends DomainError {
-  readonly kind = 'AUDIT_UNAVAILABLE';
-}
+export class AuditUnavailableError extends domainError('AUDIT_UNAVAILABLE') {}
 
 /** One verification as the audit sees it: who, through what, about which number. */
 export interface AuditSubject {

@@ -46,44 +46,38 @@ function legacyColumn(kind: ErrorKind): readonly [FailureCode, number] {
   return (ERROR_CATALOG as Partial<Record<string, CatalogRow>>)[kind]?.legacy ?? [UNEXPECTED.code, UNEXPECTED.httpStatus];
 }
 
+/**
+ * The base of one catalog row's errors, as Fastify's createError makes one class per code:
+ * `export class OutOfRangeError extends domainError('OUT_OF_RANGE') {}`.
+ */
+export function domainError(kind: ErrorKind) {
+  return class extends DomainError {
+    readonly kind: ErrorKind = kind;
+  };
+}
+
 /** The seed's message for a code, then the reason when there is one (CONTRACT §1.2). */
 export function describe(code: FailureCode, reason: string): string {
   const base = code === '11111' ? PROCESS_ERROR_DESC : SYSTEM_ERROR_DESC;
   return reason ? `${base}: ${reason}` : base;
 }
 
-export class BadRequestError extends DomainError {
-  readonly kind = 'BAD_REQUEST';
-}
+export class BadRequestError extends domainError('BAD_REQUEST') {}
 
-export class PayloadTooLargeError extends DomainError {
-  readonly kind = 'PAYLOAD_TOO_LARGE';
-}
+export class PayloadTooLargeError extends domainError('PAYLOAD_TOO_LARGE') {}
 
-export class UnauthenticatedError extends DomainError {
-  readonly kind = 'UNAUTHENTICATED';
-}
+export class UnauthenticatedError extends domainError('UNAUTHENTICATED') {}
 
-export class ForbiddenError extends DomainError {
-  readonly kind: ErrorKind = 'FORBIDDEN';
-}
+export class ForbiddenError extends domainError('FORBIDDEN') {}
 
-export class NotSubscriberError extends DomainError {
-  readonly kind = 'NOT_SUBSCRIBER';
-}
+export class NotSubscriberError extends domainError('NOT_SUBSCRIBER') {}
 
-export class ConflictError extends DomainError {
-  readonly kind = 'CONFLICT';
-}
+export class ConflictError extends domainError('CONFLICT') {}
 
-export class RateLimitedError extends DomainError {
-  readonly kind = 'RATE_LIMITED';
-}
+export class RateLimitedError extends domainError('RATE_LIMITED') {}
 
 /** Upstream down, timed out or its circuit open, and no usable cached answer. */
-export class UpstreamUnavailableError extends DomainError {
-  readonly kind = 'UPSTREAM_UNAVAILABLE';
-}
+export class UpstreamUnavailableError extends domainError('UPSTREAM_UNAVAILABLE') {}
 
 /** Not an error of its own: what an unknown failure is shown as. */
 export const UNEXPECTED = { code: '9999', httpStatus: 500, desc: SYSTEM_ERROR_DESC } as const;

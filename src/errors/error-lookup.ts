@@ -50,10 +50,9 @@ export interface LegacyFailure {
 }
 
 export function legacyFailureOf(err: unknown): LegacyFailure {
-  const entry = catalogEntryOf(err);
-  if (!entry) return { status: UNEXPECTED.httpStatus, code: UNEXPECTED.code, desc: UNEXPECTED.desc, replayed: false, unexpected: true };
-  const [code, status] = entry.row.legacy;
-  return withRetryAfter<LegacyFailure>({ status, code, desc: describe(code, entry.error.reason), replayed: entry.error.replayed, unexpected: false }, entry.error);
+  return lookUp<CatalogRow['legacy'], LegacyFailure>(err, (entry) => entry.row.legacy,
+    ([code, status], e): LegacyFailure => ({ status, code, desc: describe(code, e.reason), replayed: e.replayed, unexpected: false }),
+    { status: UNEXPECTED.httpStatus, code: UNEXPECTED.code, desc: UNEXPECTED.desc, replayed: false, unexpected: true });
 }
 
 /** A CAMARA ErrorInfo's status and code and the reason it may show; see camara/error-info.ts. */
@@ -67,11 +66,9 @@ export interface CamaraLookup {
 
 /** `api`: the CAMARA API answering, whose overrides (CAMARA_API_OVERRIDES) win over the row. */
 export function camaraLookup(err: unknown, api?: string, overrides: CamaraOverrides = CAMARA_API_OVERRIDES): CamaraLookup {
-  const entry = catalogEntryOf(err);
-  const column = entry && ((api === undefined ? undefined : overrides[api]?.[entry.error.kind]) ?? entry.row.camara);
-  if (!entry || !column) return { status: 500, code: 'INTERNAL', reason: '', unexpected: true };
-  const [status, code] = column;
-  return withRetryAfter<CamaraLookup>({ status, code, reason: entry.error.reason, unexpected: false }, entry.error);
+  return lookUp<NonNullable<CatalogRow['camara']>, CamaraLookup>(err, (entry) => (api === undefined ? undefined : overrides[api]?.[entry.error.kind]) ?? entry.row.camara,
+    ([status, code], e): CamaraLookup => ({ status, code, reason: e.reason, unexpected: false }),
+    { status: 500, code: 'INTERNAL', reason: '', unexpected: true });
 }
 
 /** The token endpoint's RFC 6749 §5.2 answer. */
@@ -84,11 +81,9 @@ export interface OAuthFailure {
 }
 
 export function oauthFailureOf(err: unknown): OAuthFailure {
-  const entry = catalogEntryOf(err);
-  const column = entry?.row.oauth;
-  if (!entry || !column) return { status: 500, error: 'server_error', description: 'unexpected error', unexpected: true };
-  const [error, status] = column;
-  return withRetryAfter<OAuthFailure>({ status, error, description: entry.error.reason, unexpected: false }, entry.error);
+  return lookUp<NonNullable<CatalogRow['oauth']>, OAuthFailure>(err, (entry) => entry.row.oauth,
+    ([error, status], e): OAuthFailure => ({ status, error, description: e.reason, unexpected: false }),
+    { status: 500, error: 'server_error', description: 'unexpected error', unexpected: true });
 }
 
 /** The code and desc a GraphQL error carries in its extensions (CONTRACT §2). */
@@ -102,10 +97,9 @@ export interface GraphqlFailure {
 }
 
 export function graphqlFailureOf(err: unknown): GraphqlFailure {
-  const entry = catalogEntryOf(err);
-  if (!entry) return { code: UNEXPECTED.code, desc: UNEXPECTED.desc, status: UNEXPECTED.httpStatus, unexpected: true };
-  const code = entry.row.graphql;
-  return withRetryAfter<GraphqlFailure>({ code, desc: describe(code, entry.error.reason), status: entry.row.legacy[1], unexpected: false }, entry.error);
+  return lookUp<readonly [FailureCode, number], GraphqlFailure>(err, (entry) => [entry.row.graphql, entry.row.legacy[1]],
+    ([code, status], e): GraphqlFailure => ({ code, desc: describe(code, e.reason), status, unexpected: false }),
+    { code: UNEXPECTED.code, desc: UNEXPECTED.desc, status: UNEXPECTED.httpStatus, unexpected: true });
 }
 
 /** What a Bearer challenge names for a failure about the access token; undefined for any other failure. */
@@ -124,8 +118,18 @@ export function bearerFailureOf(err: unknown): BearerFailure | undefined {
   return Array.isArray(scopes) ? { error, reason: entry.error.reason, scopes: scopes.map(String) } : { error, reason: entry.error.reason };
 }
 
-function withRetryAfter<T extends { retryAfterS?: number }>(failure: T, err: DomainError): T {
-  if (err.retryAfterS !== undefined) failure.retryAfterS = err.retryAfterS;
+/**
+ * One interface's lookup: the row's `column` for the failure, as `shown` renders it with the
+ * error's Retry-After; `unexpected` when the failure has no row or the row no such column.
+ */
+function lookUp<C, F extends { retryAfterS?: number }>(
+  err: unknown, column: (entry: CatalogEntry) => C | undefined, shown: (column: C, error: DomainError) => F, unexpected: F,
+): F {
+  const entry = catalogEntryOf(err);
+  const found = entry === undefined ? undefined : column(entry);
+  if (entry === undefined || found === undefined) return unexpected;
+  const failure = shown(found, entry.error);
+  if (entry.error.retryAfterS !== undefined) failure.retryAfterS = entry.error.retryAfterS;
   return failure;
 }
 

@@ -1,10 +1,6 @@
-import { DomainError } from '../errors/domain-errors';
+import { domainError } from '../errors/domain-errors';
 
 /** HTTP-only conditions: they exist because of the transport, not the domain. */
-export class MethodNotAllowedError extends DomainError {
-  readonly kind = 'METHOD_NOT_ALLOWED';
-}
+export class MethodNotAllowedError extends domainError('METHOD_NOT_ALLOWED') {}
 
-export class RouteNotFoundError extends DomainError {
-  readonly kind = 'ROUTE_NOT_FOUND';
-}
+export class RouteNotFoundError extends domainError('ROUTE_NOT_FOUND') {}

@@ -1,4 +1,4 @@
-import { DomainError, ForbiddenError } from '../errors/domain-errors';
+import { ForbiddenError, domainError } from '../errors/domain-errors';
 
 /**
  * Conditions of the OAuth 2.0 token endpoint (RFC 6749 §5.2). A malformed request is the
@@ -6,19 +6,13 @@ import { DomainError, ForbiddenError } from '../errors/domain-errors';
  */
 
 /** Client authentication failed: unknown client, wrong secret, disabled partner, none given. */
-export class InvalidClientError extends DomainError {
-  readonly kind = 'INVALID_CLIENT';
-}
+export class InvalidClientError extends domainError('INVALID_CLIENT') {}
 
 /** A requested scope is unknown, malformed, or beyond what the partner may hold. */
-export class InvalidScopeError extends DomainError {
-  readonly kind = 'INVALID_SCOPE';
-}
+export class InvalidScopeError extends domainError('INVALID_SCOPE') {}
 
 /** A grant type other than client_credentials. */
-export class UnsupportedGrantTypeError extends DomainError {
-  readonly kind = 'UNSUPPORTED_GRANT_TYPE';
-}
+export class UnsupportedGrantTypeError extends domainError('UNSUPPORTED_GRANT_TYPE') {}
 
 /**
  * The access token is valid but holds none of the scopes the operation needs (RFC 6750 §3.1
