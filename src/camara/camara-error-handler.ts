@@ -1,7 +1,7 @@
 import { ErrorRequestHandler } from 'express';
-import { logUnexpected } from '../errors/error-lookup';
 import { Logger } from '../observability/logger';
 import { bearerChallenge } from '../http/bearer-challenge';
+import { failureHandler } from '../http/failure-handler';
 import { sendJson } from '../legacy-rest/rest-bodies';
 import { camaraFailureOf } from './error-info';
 
@@ -13,16 +13,9 @@ import { camaraFailureOf } from './error-info';
  * 500 INTERNAL.
  */
 export function camaraErrorHandler(logger: Logger, api?: string): ErrorRequestHandler {
-  return (err, req, res, next) => {
-    if (res.headersSent || res.locals.interface !== 'camara') {
-      next(err);
-      return;
-    }
-    const failure = camaraFailureOf(err, api);
-    if (failure.unexpected) logUnexpected(logger, err, { correlator: res.locals.correlator, path: req.path });
-    if (failure.retryAfterS !== undefined) res.setHeader('Retry-After', String(failure.retryAfterS));
+  return failureHandler(logger, (err, res) => (res.locals.interface === 'camara' ? camaraFailureOf(err, api) : undefined), (res, failure, err, req) => {
     const challenge = bearerChallenge(err, req.headers.authorization);
     if (challenge !== undefined) res.setHeader('WWW-Authenticate', challenge);
     sendJson(res, failure.info.status, failure.info);
-  };
+  });
 }

@@ -38,15 +38,22 @@ export function fromHttpError(err: unknown): unknown {
     : new BadRequestError('request could not be read', undefined, options);
 }
 
+/**
+ * What every interface's answer to a failure has: `unexpected` when the catalog has no answer
+ * for it (the 500 to log), and the Retry-After the error asks for.
+ */
+export interface AnsweredFailure {
+  unexpected: boolean;
+  retryAfterS?: number;
+}
+
 /** What the legacy REST routes answer (CONTRACT §1.2, §1.3). */
-export interface LegacyFailure {
+export interface LegacyFailure extends AnsweredFailure {
   status: number;
   code: FailureCode;
   desc: string;
-  retryAfterS?: number;
   /** The stored answer of an earlier request with the same txn_id (`Idempotent-Replayed`). */
   replayed: boolean;
-  unexpected: boolean;
 }
 
 export function legacyFailureOf(err: unknown): LegacyFailure {
@@ -56,12 +63,10 @@ export function legacyFailureOf(err: unknown): LegacyFailure {
 }
 
 /** A CAMARA ErrorInfo's status and code and the reason it may show; see camara/error-info.ts. */
-export interface CamaraLookup {
+export interface CamaraLookup extends AnsweredFailure {
   status: number;
   code: string;
   reason: string;
-  retryAfterS?: number;
-  unexpected: boolean;
 }
 
 /** `api`: the CAMARA API answering, whose overrides (CAMARA_API_OVERRIDES) win over the row. */
@@ -72,12 +77,10 @@ export function camaraLookup(err: unknown, api?: string, overrides: CamaraOverri
 }
 
 /** The token endpoint's RFC 6749 §5.2 answer. */
-export interface OAuthFailure {
+export interface OAuthFailure extends AnsweredFailure {
   status: number;
   error: OAuthErrorCode;
   description: string;
-  retryAfterS?: number;
-  unexpected: boolean;
 }
 
 export function oauthFailureOf(err: unknown): OAuthFailure {
@@ -87,13 +90,11 @@ export function oauthFailureOf(err: unknown): OAuthFailure {
 }
 
 /** The code and desc a GraphQL error carries in its extensions (CONTRACT §2). */
-export interface GraphqlFailure {
+export interface GraphqlFailure extends AnsweredFailure {
   code: FailureCode;
   desc: string;
   /** REST's status, for a request refused before Apollo runs. */
   status: number;
-  retryAfterS?: number;
-  unexpected: boolean;
 }
 
 export function graphqlFailureOf(err: unknown): GraphqlFailure {
@@ -122,7 +123,7 @@ export function bearerFailureOf(err: unknown): BearerFailure | undefined {
  * One interface's lookup: the row's `column` for the failure, as `shown` renders it with the
  * error's Retry-After; `unexpected` when the failure has no row or the row no such column.
  */
-function lookUp<C, F extends { retryAfterS?: number }>(
+function lookUp<C, F extends AnsweredFailure>(
   err: unknown, column: (entry: CatalogEntry) => C | undefined, shown: (column: C, error: DomainError) => F, unexpected: F,
 ): F {
   const entry = catalogEntryOf(err);

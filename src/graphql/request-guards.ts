@@ -1,10 +1,10 @@
 import { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { Authenticator, Credentials } from '../partners/authenticator';
-import { logUnexpected } from '../errors/error-lookup';
 import { MethodNotAllowedError } from '../http/http-errors';
 import { Logger } from '../observability/logger';
 import { clientAddressKey } from '../http/client-address';
 import { jsonBody } from '../http/json-body';
+import { failureHandler } from '../http/failure-handler';
 import { failureOf, renderFailure } from './graphql-errors';
 
 /**
@@ -70,15 +70,8 @@ export const postOnly: RequestHandler = (_req, res) => {
 
 /** Refusals before Apollo (401, 413, bad JSON, 405) in the GraphQL error shape, with REST's status. */
 export function graphqlRefusal(logger: Logger): ErrorRequestHandler {
-  return (err, req, res, next) => {
-    if (res.headersSent) {
-      next(err);
-      return;
-    }
-    const failure = failureOf(err);
-    if (failure.unexpected) logUnexpected(logger, err, { correlator: res.locals.correlator, path: req.path });
-    if (failure.retryAfterS !== undefined) res.setHeader('Retry-After', String(failure.retryAfterS));
+  return failureHandler(logger, failureOf, (res, failure) => {
     res.locals.code = failure.code;
     res.status(failure.status).json({ errors: [renderFailure(failure)] });
-  };
+  });
 }

@@ -1,8 +1,9 @@
 import { ErrorRequestHandler, RequestHandler } from 'express';
-import { fromHttpError, legacyFailureOf, logUnexpected } from '../errors/error-lookup';
+import { fromHttpError, legacyFailureOf } from '../errors/error-lookup';
 import { isOperation } from '../partners/operation';
 import { Logger } from '../observability/logger';
 import { RouteNotFoundError } from '../http/http-errors';
+import { failureHandler } from '../http/failure-handler';
 import { failureBody, sendJson } from './rest-bodies';
 
 export const notFound: RequestHandler = () => {
@@ -14,17 +15,10 @@ export const notFound: RequestHandler = () => {
  * legacy column. Stacks and causes go to the log only.
  */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
-  return (rawErr, req, res, next) => {
-    if (res.headersSent) {
-      next(rawErr);
-      return;
-    }
-    const failure = legacyFailureOf(fromHttpError(rawErr));
-    if (failure.unexpected) logUnexpected(logger, rawErr, { correlator: res.locals.correlator, path: req.path });
-    if (failure.retryAfterS !== undefined) res.setHeader('Retry-After', String(failure.retryAfterS));
+  return failureHandler(logger, (err) => legacyFailureOf(fromHttpError(err)), (res, failure) => {
     if (failure.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.locals.code = failure.code;
     // In one step, as the routes answer (rest-bodies.ts): a refused request (S5) is as hot a path as a served one.
     sendJson(res, failure.status, failureBody(isOperation(res.locals.operation) ? res.locals.operation : undefined, failure.code, failure.desc));
-  };
+  });
 }
