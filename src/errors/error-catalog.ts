@@ -15,7 +15,7 @@
  * - `bearer`: the RFC 6750 §3.1 error a protected resource's `WWW-Authenticate: Bearer`
  *   challenge names (src/http/bearer-challenge.ts). Absent: the failure is not about the token.
  *
- * To add a condition: one row here, and one class with `readonly kind = '<ROW>'` beside the
+ * To add a condition: one row here, and one class `extends domainError('<ROW>') {}` beside the
  * feature that raises it. To give one CAMARA API its own code for a shared condition (its yaml
  * names another), one line in CAMARA_API_OVERRIDES. docs/errors.md says more.
  */
