@@ -2,6 +2,9 @@ import { CAMARA_API_OVERRIDES, CamaraOverrides, ERROR_CATALOG, ErrorKind } from 
 import { DomainError } from '../../src/errors/domain-errors';
 import { bearerFailureOf, camaraLookup, graphqlFailureOf, legacyFailureOf, oauthFailureOf } from '../../src/errors/error-lookup';
 import { camaraFailureOf } from '../../src/camara/error-info';
+import { readFileSync, readdirSync } from 'node:fs';
+import { load } from 'js-yaml';
+import { CAMARA_DIR } from '../support/camara-spec';
 
 /** A domain error of any row, as a feature's own class would be. */
 class RowError extends DomainError {
@@ -11,6 +14,22 @@ class RowError extends DomainError {
 }
 
 const KINDS = Object.keys(ERROR_CATALOG) as ErrorKind[];
+
+/** Every `status code` pair an ErrorInfo schema of the CAMARA documents allows (enums of both). */
+function documentedErrors(): Set<string> {
+  const pairs = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null) return;
+    const props = (node as { properties?: Record<string, { enum?: unknown[] }> }).properties;
+    for (const status of props?.status?.enum ?? []) for (const code of props?.code?.enum ?? []) pairs.add(`${String(status)} ${String(code)}`);
+    Object.values(node).forEach(walk);
+  };
+  for (const file of readdirSync(CAMARA_DIR).filter((f) => f.endsWith('.yaml'))) walk(load(readFileSync(`${CAMARA_DIR}/${file}`, 'utf8')));
+  return pairs;
+}
+
+/** The CAMARA Commonalities codes the documents refer to without listing them (docs/camara.md). */
+const COMMONALITIES = ['405 METHOD_NOT_ALLOWED', '503 UNAVAILABLE', '500 INTERNAL'];
 
 describe('the error catalog', () => {
   test.each(KINDS)('when %s is raised, then every interface shows its row', (kind) => {
@@ -46,6 +65,16 @@ describe('the error catalog', () => {
       // The legacy code says whose fault it is; the status must agree (CONTRACT §1.3).
       expect(row.legacy[0]).toBe(row.legacy[1] >= 500 ? '9999' : '11111');
     }
+  });
+
+  test('when a row names a CAMARA status and code, then a CAMARA document (or Commonalities) declares that pair', () => {
+    const documented = documentedErrors();
+    expect(documented.size).toBeGreaterThan(10);
+    const named = [
+      ...Object.values(ERROR_CATALOG).flatMap((row) => ('camara' in row ? [row.camara] : [])),
+      ...Object.values(CAMARA_API_OVERRIDES).flatMap((perApi) => Object.values(perApi)),
+    ].flatMap((pair) => (pair ? [`${pair[0]} ${pair[1]}`] : []));
+    expect(named.filter((pair) => !documented.has(pair) && !COMMONALITIES.includes(pair))).toEqual([]);
   });
 
   test('when a condition has no reason, then CAMARA shows the code\'s fixed message', () => {
