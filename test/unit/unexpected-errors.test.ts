@@ -65,6 +65,19 @@ async function call(app: Express, logs: CapturedLogs, init: RequestInit, path = 
   }
 }
 
+/** The token endpoint of a client whose grant fails with `err`. */
+async function tokenAnswerOf(err: () => Error) {
+  const logs = captureLogs('info');
+  const grant = { issue: () => Promise.reject(err()) } as unknown as ClientCredentialsGrant;
+  const app = express();
+  app.use(tokenRoute({ grant, bodyLimitBytes: 1024, logger: logs.logger }));
+  return call(app, logs, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials&client_id=p1&client_secret=s1',
+  }, '/oauth2/token');
+}
+
 /** Exactly one error line, carrying the failure and its cause. */
 function expectLoggedOnceWithCause(logs: CapturedLogs): void {
   const errors = logs.lines().filter((l) => l.level === 'error');
@@ -102,15 +115,7 @@ describe.each([['an unknown error', unknownFailure], ['a domain error without a 
   });
 
   it('the token endpoint, then it answers 500 server_error and logs it once with its cause', async () => {
-    const logs = captureLogs('info');
-    const grant = { issue: () => Promise.reject(err()) } as unknown as ClientCredentialsGrant;
-    const app = express();
-    app.use(tokenRoute({ grant, bodyLimitBytes: 1024, logger: logs.logger }));
-    const r = await call(app, logs, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=client_credentials&client_id=p1&client_secret=s1',
-    }, '/oauth2/token');
+    const r = await tokenAnswerOf(err);
     expect(r.status).toBe(500);
     expect(JSON.parse(r.text)).toEqual({ error: 'server_error', error_description: 'unexpected error' });
     expectNothingShown(r.text);
@@ -136,17 +141,9 @@ describe('when a known condition reaches an interface whose column its row leave
   });
 
   it('then the token endpoint answers 500 server_error and logs it', async () => {
-    const logs = captureLogs('info');
-    const grant = { issue: () => Promise.reject(new UpstreamUnavailableError('rate limiter unavailable', 1, { cause: unknownFailure() })) } as unknown as ClientCredentialsGrant;
-    const app = express();
-    app.use(tokenRoute({ grant, bodyLimitBytes: 1024, logger: logs.logger }));
-    const r = await call(app, logs, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=client_credentials&client_id=p1&client_secret=s1',
-    }, '/oauth2/token');
+    const r = await tokenAnswerOf(() => new UpstreamUnavailableError('rate limiter unavailable', 1, { cause: unknownFailure() }));
     expect(r.status).toBe(500);
     expect(JSON.parse(r.text)).toEqual({ error: 'server_error', error_description: 'unexpected error' });
-    expect(logs.lines().filter((l) => l.level === 'error')).toHaveLength(1);
+    expect(r.logs.lines().filter((l) => l.level === 'error')).toHaveLength(1);
   });
 });
