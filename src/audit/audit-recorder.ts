@@ -1,15 +1,13 @@
 import { auditText } from './audit-text';
-import { DomainError, UNEXPECTED } from '../errors/domain-errors';
+import { domainError } from '../errors/domain-errors';
+import { legacyFailureOf } from '../errors/error-lookup';
 import { AuditContext, AuditRecord, AuditTrail } from './ports/audit-trail';
 import { Clock } from '../kernel/clock';
 import { Partner } from '../partners/partners';
 import { uuidV7 } from '../kernel/uuid-v7';
 
 /** The audit store cannot take records and AUDIT_FAIL_CLOSED is set: refuse rather than answer unrecorded. */
-export class AuditUnavailableError extends DomainError {
-  readonly code = '9999';
-  readonly httpStatus = 503;
-}
+export class AuditUnavailableError extends domainError('AUDIT_UNAVAILABLE') {}
 
 /** One verification as the audit sees it: who, through what, about which number. */
 export interface AuditSubject {
@@ -65,8 +63,8 @@ export class AuditRecorder {
   /** Resolves once the record is journaled; never rejects. */
   failed(subject: AuditSubject, err: unknown): Promise<void> {
     if (err instanceof AuditUnavailableError) return Promise.resolve();
-    const outcome = err instanceof DomainError ? { code: err.code, httpStatus: err.httpStatus } : UNEXPECTED;
-    return this.write(subject, outcome, err instanceof DomainError && err.replayed);
+    const failure = legacyFailureOf(err);
+    return this.write(subject, { code: failure.code, httpStatus: failure.status }, failure.replayed);
   }
 
   private write(s: AuditSubject, outcome: { code: string; httpStatus: number }, replayed: boolean): Promise<void> {

@@ -1,4 +1,4 @@
-import { DomainError } from '../errors/domain-errors';
+import { domainError } from '../errors/domain-errors';
 
 /*
  * Conditions only the CAMARA operations have (CONTRACT §7). The legacy and GraphQL APIs never
@@ -6,25 +6,13 @@ import { DomainError } from '../errors/domain-errors';
  */
 
 /** A well-typed value outside its allowed range (maxAge, a future tenureDate): 400 OUT_OF_RANGE. */
-export class OutOfRangeError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 400;
-}
+export class OutOfRangeError extends domainError('OUT_OF_RANGE') {}
 
 /** Neither the token nor the body names the phone number: 422 MISSING_IDENTIFIER. */
-export class MissingIdentifierError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 422;
-}
+export class MissingIdentifierError extends domainError('MISSING_IDENTIFIER') {}
 
 /** A three-legged token names the number and the body names one too: 422 UNNECESSARY_IDENTIFIER. */
-export class UnnecessaryIdentifierError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 422;
-}
+export class UnnecessaryIdentifierError extends domainError('UNNECESSARY_IDENTIFIER') {}
 
 /** A well-formed number the service does not cover (another country): 422 SERVICE_NOT_APPLICABLE. */
-export class ServiceNotApplicableError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 422;
-}
+export class ServiceNotApplicableError extends domainError('SERVICE_NOT_APPLICABLE') {}

@@ -1,75 +1,83 @@
+import { CatalogRow, ERROR_CATALOG, ErrorKind, FailureCode } from './error-catalog';
+
 /** Result codes of the contract (seed §7). */
-export type ResultCode = '00000' | '11111' | '9999';
+export type ResultCode = '00000' | FailureCode;
 
 export const SUCCESS_DESC = 'Success';
 export const PROCESS_ERROR_DESC = 'Error Process';
 export const SYSTEM_ERROR_DESC = 'Unexpected system Error';
 
 /**
- * Every condition the contract names (CONTRACT §1.3) has its own error type, which knows
- * its code and HTTP status; transports render them, they never decide them.
- * `reason` is safe to show a caller: it never names a secret, a key's existence or a stack.
+ * Every condition the contract names (CONTRACT §1.3) has its own error type, whose `kind` names
+ * its row in the error catalog (error-catalog.ts): the row, not the class, says what each
+ * interface shows. `reason` is safe to show a caller: it never names a secret, a key's existence
+ * or a stack. `cause` (ES2022) keeps the failure this one stands for, for the log only.
  */
 export abstract class DomainError extends Error {
-  abstract readonly code: '11111' | '9999';
-  abstract readonly httpStatus: number;
+  abstract readonly kind: ErrorKind;
   /** Seconds a caller should wait before retrying, when that is meaningful. */
   readonly retryAfterS?: number;
   /** True when this is the stored answer of an earlier request with the same txn_id. */
   replayed = false;
 
-  constructor(readonly reason: string, retryAfterS?: number) {
-    super(reason);
+  constructor(readonly reason: string, retryAfterS?: number, options?: ErrorOptions) {
+    super(reason, options);
     this.name = new.target.name;
     if (retryAfterS !== undefined) this.retryAfterS = retryAfterS;
   }
 
+  /** The legacy REST code of this condition (its catalog row); a kind with no row is unexpected. */
+  get code(): FailureCode {
+    return legacyColumn(this.kind)[0];
+  }
+
+  /** The legacy REST HTTP status of this condition (its catalog row). */
+  get httpStatus(): number {
+    return legacyColumn(this.kind)[1];
+  }
+
   get desc(): string {
-    const base = this.code === '11111' ? PROCESS_ERROR_DESC : SYSTEM_ERROR_DESC;
-    return this.reason ? `${base}: ${this.reason}` : base;
+    return describe(this.code, this.reason);
   }
 }
 
-export class BadRequestError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 400;
+/** A kind the catalog lacks (only a cast can make one) is shown as the unexpected failure it is. */
+function legacyColumn(kind: ErrorKind): readonly [FailureCode, number] {
+  return (ERROR_CATALOG as Partial<Record<string, CatalogRow>>)[kind]?.legacy ?? [UNEXPECTED.code, UNEXPECTED.httpStatus];
 }
 
-export class PayloadTooLargeError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 413;
+/**
+ * The base of one catalog row's errors, as Fastify's createError makes one class per code:
+ * `export class OutOfRangeError extends domainError('OUT_OF_RANGE') {}`.
+ */
+export function domainError(kind: ErrorKind) {
+  return class extends DomainError {
+    readonly kind: ErrorKind = kind;
+  };
 }
 
-export class UnauthenticatedError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 401;
+/** The seed's message for a code, then the reason when there is one (CONTRACT §1.2). */
+export function describe(code: FailureCode, reason: string): string {
+  const base = code === '11111' ? PROCESS_ERROR_DESC : SYSTEM_ERROR_DESC;
+  return reason ? `${base}: ${reason}` : base;
 }
 
-export class ForbiddenError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 403;
-}
+export class BadRequestError extends domainError('BAD_REQUEST') {}
 
-export class NotSubscriberError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 404;
-}
+export class PayloadTooLargeError extends domainError('PAYLOAD_TOO_LARGE') {}
 
-export class ConflictError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 409;
-}
+export class UnauthenticatedError extends domainError('UNAUTHENTICATED') {}
 
-export class RateLimitedError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 429;
-}
+export class ForbiddenError extends domainError('FORBIDDEN') {}
+
+export class NotSubscriberError extends domainError('NOT_SUBSCRIBER') {}
+
+export class ConflictError extends domainError('CONFLICT') {}
+
+export class RateLimitedError extends domainError('RATE_LIMITED') {}
 
 /** Upstream down, timed out or its circuit open, and no usable cached answer. */
-export class UpstreamUnavailableError extends DomainError {
-  readonly code = '9999';
-  readonly httpStatus = 503;
-}
+export class UpstreamUnavailableError extends domainError('UPSTREAM_UNAVAILABLE') {}
 
 /** Not an error of its own: what an unknown failure is shown as. */
 export const UNEXPECTED = { code: '9999', httpStatus: 500, desc: SYSTEM_ERROR_DESC } as const;

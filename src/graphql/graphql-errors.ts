@@ -1,15 +1,10 @@
 import { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerErrorCode, ApolloServerValidationErrorCode } from '@apollo/server/errors';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
-import { BadRequestError, DomainError, PROCESS_ERROR_DESC, UNEXPECTED } from '../errors/domain-errors';
+import { BadRequestError } from '../errors/domain-errors';
+import { GraphqlFailure, catalogEntryOf, graphqlFailureOf, logUnexpected } from '../errors/error-lookup';
 import { Logger } from '../observability/logger';
 import { GraphqlContext } from './request-context';
-
-/** The REST failure pair, carried in every GraphQL error's extensions (CONTRACT §2). */
-export interface GraphqlFailure {
-  code: '11111' | '9999';
-  desc: string;
-}
 
 /** Apollo's own codes for a request the caller got wrong: each is a 11111, never a 9999. */
 const CALLER_CODES: ReadonlySet<unknown> = new Set([
@@ -22,18 +17,8 @@ const CALLER_CODES: ReadonlySet<unknown> = new Set([
   ApolloServerErrorCode.PERSISTED_QUERY_NOT_SUPPORTED,
 ]);
 
-/** The domain error behind a GraphQL error, however graphql-js or Apollo wrapped it. */
-export function domainErrorOf(err: unknown): DomainError | undefined {
-  let e: unknown = err;
-  for (let depth = 0; depth < 4 && e !== undefined && e !== null; depth++) {
-    if (e instanceof DomainError) return e;
-    e = e instanceof GraphQLError ? e.originalError : undefined;
-  }
-  return undefined;
-}
-
 /** True for errors Apollo or graphql-js raise about the request itself (parse, validation, CSRF). */
-export function isCallerError(err: unknown): boolean {
+function isCallerError(err: unknown): boolean {
   return err instanceof GraphQLError && CALLER_CODES.has(err.extensions.code);
 }
 
@@ -45,12 +30,20 @@ function callerReason(err: GraphQLError): string {
   return err.message.trim();
 }
 
-/** Only a domain error's reason or a caller error's message is shown; anything else is a bare 9999. */
+/**
+ * The failure behind a GraphQL error, however graphql-js or Apollo wrapped it; Apollo's own
+ * refusals of the request become the BadRequestError they are.
+ */
+function failureBehind(err: unknown): unknown {
+  let e = err;
+  for (let depth = 0; depth < 3 && e instanceof GraphQLError && e.originalError; depth++) e = e.originalError;
+  if (catalogEntryOf(e) === undefined && isCallerError(err)) return new BadRequestError(callerReason(err as GraphQLError));
+  return e;
+}
+
+/** The catalog's GraphQL column for the failure: a domain error's reason or a caller error's message; anything else is a bare 9999. */
 export function failureOf(err: unknown): GraphqlFailure {
-  const domain = domainErrorOf(err);
-  if (domain) return { code: domain.code, desc: domain.desc };
-  if (isCallerError(err)) return { code: '11111', desc: `${PROCESS_ERROR_DESC}: ${callerReason(err as GraphQLError)}` };
-  return { code: UNEXPECTED.code, desc: UNEXPECTED.desc };
+  return graphqlFailureOf(failureBehind(err));
 }
 
 /**
@@ -69,7 +62,7 @@ export function validateArgument<T>(argName: string, restName: string, validate:
 }
 
 /** A failure as a GraphQL error entry: the message is the REST desc, extensions carry code and desc. */
-export function renderFailure(f: GraphqlFailure): GraphQLFormattedError {
+export function renderFailure(f: Pick<GraphqlFailure, 'code' | 'desc'>): GraphQLFormattedError {
   return { message: f.desc, extensions: { code: f.code, desc: f.desc } };
 }
 
@@ -104,12 +97,12 @@ export function responsePlugin(logger: Logger): ApolloServerPlugin<GraphqlContex
       return {
         async didEncounterErrors({ errors, contextValue }) {
           for (const err of errors) {
-            const domain = domainErrorOf(err);
-            if (domain?.retryAfterS !== undefined) {
-              contextValue.retryAfterS = Math.max(contextValue.retryAfterS ?? 0, domain.retryAfterS);
+            const failure = failureOf(err);
+            if (failure.retryAfterS !== undefined) {
+              contextValue.retryAfterS = Math.max(contextValue.retryAfterS ?? 0, failure.retryAfterS);
             }
-            if (!domain && !isCallerError(err)) {
-              logger.error({ correlator: contextValue.res.locals.correlator, err: err.originalError ?? err, path: err.path },
+            if (failure.unexpected) {
+              logUnexpected(logger, err.originalError ?? err, { correlator: contextValue.res.locals.correlator, path: err.path },
                 'unexpected GraphQL error');
             }
           }

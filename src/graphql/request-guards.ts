@@ -1,9 +1,10 @@
 import { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { Authenticator, Credentials } from '../partners/authenticator';
-import { DomainError } from '../errors/domain-errors';
+import { MethodNotAllowedError } from '../http/http-errors';
 import { Logger } from '../observability/logger';
 import { clientAddressKey } from '../http/client-address';
 import { jsonBody } from '../http/json-body';
+import { failureHandler } from '../http/failure-handler';
 import { failureOf, renderFailure } from './graphql-errors';
 
 /**
@@ -61,31 +62,16 @@ export function graphqlBody(limitBytes: number): RequestHandler {
   };
 }
 
-export class GraphqlMethodNotAllowedError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 405;
-}
-
 /** CONTRACT §2 names POST only; GET would put credentials and queries in URLs and logs. */
 export const postOnly: RequestHandler = (_req, res) => {
   res.setHeader('Allow', 'POST');
-  throw new GraphqlMethodNotAllowedError('use POST');
+  throw new MethodNotAllowedError('use POST');
 };
 
 /** Refusals before Apollo (401, 413, bad JSON, 405) in the GraphQL error shape, with REST's status. */
 export function graphqlRefusal(logger: Logger): ErrorRequestHandler {
-  return (err, req, res, next) => {
-    if (res.headersSent) {
-      next(err);
-      return;
-    }
-    const failure = failureOf(err);
-    const status = err instanceof DomainError ? err.httpStatus : 500;
-    if (!(err instanceof DomainError)) {
-      logger.error({ correlator: res.locals.correlator, err, path: req.path }, 'unexpected error');
-    }
-    if (err instanceof DomainError && err.retryAfterS !== undefined) res.setHeader('Retry-After', String(err.retryAfterS));
+  return failureHandler(logger, failureOf, (res, failure) => {
     res.locals.code = failure.code;
-    res.status(status).json({ errors: [renderFailure(failure)] });
-  };
+    res.status(failure.status).json({ errors: [renderFailure(failure)] });
+  });
 }

@@ -2,7 +2,8 @@ import {
   GraphQLIncludeDirective, GraphQLResolveInfo, GraphQLSkipDirective, Kind, SelectionNode, SelectionSetNode, getDirectiveValues,
 } from 'graphql';
 import { AuditRecorder, AuditSubject } from '../audit/audit-recorder';
-import { BadRequestError, DomainError } from '../errors/domain-errors';
+import { BadRequestError } from '../errors/domain-errors';
+import { graphqlFailureOf } from '../errors/error-lookup';
 import { MsisdnNormaliser } from '../verification/msisdn';
 import { Operation } from '../partners/operation';
 import { validateMaxAge, validateMsisdn } from '../verification/verification-input';
@@ -72,8 +73,9 @@ function auditSubject(ctx: GraphqlContext, operation: 'kyc' | 'sim_swap', msisdn
 
 /** A domain failure is that number's answer; anything else fails the field (9999, logged). */
 function itemError(err: unknown): VerificationErrorFields {
-  if (err instanceof DomainError) return { code: err.code, desc: err.desc };
-  throw err;
+  const failure = graphqlFailureOf(err);
+  if (failure.unexpected) throw err;
+  return { code: failure.code, desc: failure.desc };
 }
 
 async function verifyOne(raw: string, wanted: Wanted, maxAgeHours: number | undefined,

@@ -1,12 +1,6 @@
-import { DomainError } from '../errors/domain-errors';
+import { domainError } from '../errors/domain-errors';
 
 /** HTTP-only conditions: they exist because of the transport, not the domain. */
-export class MethodNotAllowedError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 405;
-}
+export class MethodNotAllowedError extends domainError('METHOD_NOT_ALLOWED') {}
 
-export class RouteNotFoundError extends DomainError {
-  readonly code = '11111';
-  readonly httpStatus = 404;
-}
+export class RouteNotFoundError extends domainError('ROUTE_NOT_FOUND') {}

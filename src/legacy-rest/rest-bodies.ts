@@ -1,5 +1,5 @@
 import { Response } from 'express';
-import { DomainError, SUCCESS_DESC, UNEXPECTED } from '../errors/domain-errors';
+import { SUCCESS_DESC } from '../errors/domain-errors';
 import { OffsetDateTimeFormatter } from '../kernel/offset-date-time';
 import { Operation } from '../partners/operation';
 import { KycResult, SimSwapResult, VerificationResult } from '../verification/results';
@@ -43,20 +43,4 @@ export function sendJson(res: Response, status: number, body: object): void {
 /** CONTRACT §1.2: KYC fails flat, SIM swap inside "response". Unknown routes use the flat shape. */
 export function failureBody(operation: Operation | undefined, code: string, desc: string): object {
   return operation === 'sim_swap' ? { response: { code, desc } } : { code, desc };
-}
-
-export interface Failure {
-  status: number;
-  code: string;
-  desc: string;
-  retryAfterS?: number;
-}
-
-export function failureOf(err: unknown): Failure {
-  if (err instanceof DomainError) {
-    const f: Failure = { status: err.httpStatus, code: err.code, desc: err.desc };
-    if (err.retryAfterS !== undefined) f.retryAfterS = err.retryAfterS;
-    return f;
-  }
-  return { status: UNEXPECTED.httpStatus, code: UNEXPECTED.code, desc: UNEXPECTED.desc };
 }

@@ -94,7 +94,7 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
         requiredClaims: ['exp', 'iat'],
       }));
     } catch (err) {
-      throw new UnauthenticatedError(reasonOf(err));
+      throw new UnauthenticatedError(reasonOf(err), undefined, { cause: err });
     }
     checkAccessTokenType(protectedHeader, payload, trusted.typs ?? AT_JWT_ONLY);
     // jose checks iat's type only; a token minted in the future (beyond the clock tolerance) is

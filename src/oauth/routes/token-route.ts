@@ -1,7 +1,8 @@
 import express, { Request, RequestHandler, Response, Router } from 'express';
 import { ClientCredentialsGrant } from '../client-credentials-grant';
-import { BadRequestError, DomainError, RateLimitedError } from '../../errors/domain-errors';
-import { InvalidClientError, InvalidScopeError, UnsupportedGrantTypeError } from '../oauth-errors';
+import { BadRequestError, PayloadTooLargeError } from '../../errors/domain-errors';
+import { logUnexpected, oauthFailureOf } from '../../errors/error-lookup';
+import { InvalidClientError, UnsupportedGrantTypeError } from '../oauth-errors';
 import { Logger } from '../../observability/logger';
 import { clientAddressKey } from '../../http/client-address';
 import { awaitingContinue, sendContinue } from '../../http/expect-continue';
@@ -13,16 +14,6 @@ export interface TokenRouteDeps {
   grant: ClientCredentialsGrant;
   bodyLimitBytes: number;
   logger: Logger;
-}
-
-/** RFC 6749 §5.2 error codes (and §4.1.2.1's temporarily_unavailable for the failed-auth throttle). */
-type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_scope' | 'unsupported_grant_type'
-  | 'temporarily_unavailable' | 'server_error';
-
-interface OAuthFailure {
-  status: number;
-  error: OAuthErrorCode;
-  description: string;
 }
 
 /** A client authenticated by HTTP Basic or by form fields (RFC 6749 §2.3.1), never both. */
@@ -63,7 +54,7 @@ export function tokenRoute(deps: TokenRouteDeps): Router {
       // A client waiting for 100 Continue has sent no body: a declared size over the limit is
       // refused now, anything else is invited (Node's checkContinue leaves that to the app).
       if (awaitingContinue(req, res) && req.headers['content-encoding'] === undefined && Number(req.headers['content-length']) > deps.bodyLimitBytes) {
-        throw new BadRequestError('body too large');
+        throw new PayloadTooLargeError('body too large');
       }
       sendContinue(req, res);
       await readForm(req, res);
@@ -79,11 +70,11 @@ export function tokenRoute(deps: TokenRouteDeps): Router {
       res.locals.code = '00000';
       res.status(200).json({ access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresInS, scope: issued.scopes.join(' ') });
     } catch (err) {
-      const failure = failureOf(err);
-      if (failure.status === 500) deps.logger.error({ correlator: res.locals.correlator, err }, 'token endpoint failed');
+      const failure = oauthFailureOf(err);
+      if (failure.unexpected) logUnexpected(deps.logger, err, { correlator: res.locals.correlator }, 'token endpoint failed');
       // RFC 6749 §5.2 asks for the Basic challenge when Basic was tried; RFC 9110 wants one on every 401.
       if (failure.status === 401) res.setHeader('WWW-Authenticate', REALM);
-      if (err instanceof RateLimitedError && err.retryAfterS !== undefined) res.setHeader('Retry-After', String(err.retryAfterS));
+      if (failure.retryAfterS !== undefined) res.setHeader('Retry-After', String(failure.retryAfterS));
       res.locals.code = failure.status >= 500 ? '9999' : '11111';
       res.status(failure.status).json({ error: failure.error, error_description: failure.description });
     }
@@ -130,24 +121,14 @@ function formDecode(s: string): string {
   }
 }
 
-/** The body parser's failures: all the client's fault. */
+/** The body parser's failures: all the client's fault, each with the reason the caller is shown. */
 function formError(err: unknown): Error {
   const type = (err as { type?: string }).type;
-  if (type === 'entity.too.large') return new BadRequestError('body too large');
-  if (type === 'charset.unsupported') return new BadRequestError('charset must be utf-8');
-  if (type === 'parameters.too.many') return new BadRequestError('too many parameters');
+  const cause = { cause: err };
+  if (type === 'entity.too.large') return new PayloadTooLargeError('body too large', undefined, cause);
+  if (type === 'charset.unsupported') return new BadRequestError('charset must be utf-8', undefined, cause);
+  if (type === 'parameters.too.many') return new BadRequestError('too many parameters', undefined, cause);
   const status = (err as { status?: number }).status;
-  if (typeof status === 'number' && status >= 400 && status < 500) return new BadRequestError('body could not be read');
-  return err instanceof Error ? err : new Error('body could not be read');
-}
-
-function failureOf(err: unknown): OAuthFailure {
-  if (err instanceof MethodNotAllowedError) return { status: 405, error: 'invalid_request', description: err.reason };
-  if (err instanceof InvalidClientError) return { status: 401, error: 'invalid_client', description: err.reason };
-  if (err instanceof InvalidScopeError) return { status: 400, error: 'invalid_scope', description: err.reason };
-  if (err instanceof UnsupportedGrantTypeError) return { status: 400, error: 'unsupported_grant_type', description: err.reason };
-  if (err instanceof RateLimitedError) return { status: 429, error: 'temporarily_unavailable', description: err.reason };
-  if (err instanceof BadRequestError) return { status: 400, error: 'invalid_request', description: err.reason };
-  if (err instanceof DomainError && err.httpStatus < 500) return { status: 400, error: 'invalid_request', description: err.reason };
-  return { status: 500, error: 'server_error', description: 'unexpected error' };
+  if (typeof status === 'number' && status >= 400 && status < 500) return new BadRequestError('body could not be read', undefined, cause);
+  return err instanceof Error ? err : new Error('body could not be read', { cause: err });
 }

@@ -111,9 +111,9 @@ export class BullDelivery implements EventDelivery {
     const acceptedMs = Date.now();
     try {
       await this.addAll(deliveries, acceptedMs);
-    } catch {
+    } catch (err) {
       // Not stored: the caller must not acknowledge the swap (503; the reporter retries).
-      throw new UpstreamUnavailableError('webhook queue unavailable');
+      throw new UpstreamUnavailableError('webhook queue unavailable', undefined, { cause: err });
     }
   }
 

@@ -51,8 +51,8 @@ export class OnDemandDelivery implements EventDelivery {
     let delivery: EventDelivery;
     try {
       delivery = await this.ensureStarted('enqueue');
-    } catch {
-      throw new UpstreamUnavailableError('webhook queue unavailable');
+    } catch (err) {
+      throw new UpstreamUnavailableError('webhook queue unavailable', undefined, { cause: err });
     }
     await delivery.enqueue(deliveries);
   }

@@ -53,7 +53,7 @@ export class SubscriptionService {
       msisdn = msisdnOfPhone(phoneNumber, this.deps.plan);
     } catch (err) {
       // Creation documents no 404: a number that cannot be ours is one the service does not apply to.
-      if (err instanceof NotSubscriberError) throw new ServiceNotApplicableError('the service is not available for this phone number');
+      if (err instanceof NotSubscriberError) throw new ServiceNotApplicableError('the service is not available for this phone number', undefined, { cause: err });
       throw err;
     }
     await this.deps.sinks.check(req.sink);

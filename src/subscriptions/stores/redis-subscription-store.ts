@@ -33,8 +33,8 @@ export class RedisSubscriptionStore implements SubscriptionStore {
   private async run<T>(op: () => Promise<T>): Promise<T> {
     try {
       return await op();
-    } catch {
-      throw new UpstreamUnavailableError('subscription store unavailable');
+    } catch (err) {
+      throw new UpstreamUnavailableError('subscription store unavailable', undefined, { cause: err });
     }
   }
 

@@ -106,13 +106,13 @@ export class HttpUpstream<T> {
       return await this.breaker.fire(path, msisdn);
     } catch (err) {
       if (err instanceof CallFailure) {
-        throw new UpstreamUnavailableError(`${this.opts.name} ${err.message}`, 1);
+        throw new UpstreamUnavailableError(`${this.opts.name} ${err.message}`, 1, { cause: err });
       }
       if (this.breaker.opened || this.breaker.halfOpen) {
         this.opts.metrics.upstreamCall(this.opts.name, 'rejected', 0);
-        throw new UpstreamUnavailableError(`${this.opts.name} unavailable (circuit open)`, this.retryAfterS);
+        throw new UpstreamUnavailableError(`${this.opts.name} unavailable (circuit open)`, this.retryAfterS, { cause: err });
       }
-      throw new UpstreamUnavailableError(`${this.opts.name} unavailable`, 1);
+      throw new UpstreamUnavailableError(`${this.opts.name} unavailable`, 1, { cause: err });
     }
   }
 
