@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { isPlainObject, ownFields } from './plain-object';
+
+/*
+ * Helpers for request bodies read through zod. A body answers with the one problem a caller
+ * fixes first: a schema lists its fields in the order they are checked, zod reports issues in
+ * that order, and the first issue is the answer.
+ */
+
+/** The error a problem becomes beyond a plain 400 (e.g. OUT_OF_RANGE); each parser maps it to its error class. */
+export interface ProblemParams { kind?: string }
+
+/** Reads only the named own properties of an object (see ownFields) before `schema` sees it. */
+export function ownFieldsOf<T extends z.ZodTypeAny>(names: readonly string[], schema: T) {
+  return z.preprocess((value) => (isPlainObject(value) ? ownFields(value, names) : value), schema);
+}
+
+/** An object of the shape's own properties, unknown ones ignored; anything else, or nothing, fails with `message`. */
+export function ownObject<Shape extends z.ZodRawShape>(shape: Shape, message: string) {
+  return ownFieldsOf(Object.keys(shape), z.object(shape, { message }));
+}
+
+/** Inside a transform or superRefine: record the problem; the transform's result is then never used. */
+export function fail(ctx: z.RefinementCtx, message: string, kind?: string): never {
+  ctx.addIssue(kind === undefined ? { code: 'custom', message } : { code: 'custom', message, params: { kind } satisfies ProblemParams });
+  return z.NEVER;
+}
+
+export type BodyResult<T> = { ok: true; value: T } | { ok: false; message: string; kind?: string };
+
+/** The parsed value, or the first problem with it. */
+export function parseBody<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): BodyResult<T> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  const kind = issue.code === 'custom' ? (issue.params as ProblemParams | undefined)?.kind : undefined;
+  return kind === undefined ? { ok: false, message: issue.message } : { ok: false, message: issue.message, kind };
+}
