@@ -45,12 +45,18 @@ function msisdnSchema(normalise: MsisdnNormaliser) {
     });
 }
 
+/** The reporter's own id for a swap event: the same on each retry of one report, so its events are queued once. */
+const SWAP_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const swapIdMessage = 'eventId must be 1 to 128 characters of A-Z a-z 0-9 . _ : -';
+
 /** Unknown extra fields are ignored; the field order is the order problems are reported in. */
 function restBodySchemas(normalise: MsisdnNormaliser) {
   const msisdn = msisdnSchema(normalise);
   const kyc = ownObject({ txn_id: requiredTxnId, msisdn }, 'body must be a JSON object');
   const simSwap = ownObject({ txn_id: requiredTxnId, msisdn, max_age: maxAge }, 'body must be a JSON object');
-  return { msisdn, kyc, sim_swap: simSwap };
+  const swapEvent = ownObject({ msisdn, eventId: z.string({ message: swapIdMessage }).regex(SWAP_ID, swapIdMessage).optional() },
+    'body must be a JSON object');
+  return { msisdn, kyc, sim_swap: simSwap, swapEvent };
 }
 
 /** Built once per normaliser (one per process): a schema is cheap to run, not to build. */
@@ -94,4 +100,10 @@ export function parseRestBody(body: unknown, operation: Operation, normalise: Ms
   const input: VerificationInput = { operation, msisdnRaw: msisdn.raw, msisdn: msisdn.msisdn, txnId };
   if (maxAgeHours !== undefined) input.maxAgeHours = maxAgeHours;
   return input;
+}
+
+/** SIM-management's swap event (CONTRACT §5): the normalised number and the reporter's optional event id. */
+export function parseSwapEventBody(body: unknown, normalise: MsisdnNormaliser): { msisdn: string; swapId?: string } {
+  const { msisdn, eventId } = valueOrThrow(schemasFor(normalise).swapEvent, body);
+  return eventId === undefined ? { msisdn: msisdn.msisdn } : { msisdn: msisdn.msisdn, swapId: eventId };
 }
