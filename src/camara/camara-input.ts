@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { MissingIdentifierError, OutOfRangeError, ServiceNotApplicableError, UnnecessaryIdentifierError } from './camara-errors';
 import { BadRequestError, NotSubscriberError } from '../errors/domain-errors';
 import { NumberingPlan } from '../verification/msisdn';
 import { parseFullDate } from '../kernel/zoned-date';
-import { ownObject, parseBody } from '../kernel/body-schema';
+import { ownObject, parseBody, typeMessage } from '../kernel/body-schema';
 
 /*
  * The CAMARA request bodies (CONTRACT §7; sim-swap.yaml CreateSimSwapDate and CreateCheckSimSwap,
@@ -24,26 +24,26 @@ const OUT_OF_RANGE = 'OUT_OF_RANGE';
 const BODY_MESSAGE = 'the request body must be a JSON object';
 
 /** Absent is fine; anything else must be an E.164 number (null too: the schemas do not allow null). */
-const phoneNumber = z.string({ message: PHONE_EXPECTATION }).regex(PHONE_NUMBER, PHONE_EXPECTATION).optional();
+const phoneNumber = z.string(PHONE_EXPECTATION).regex(PHONE_NUMBER, PHONE_EXPECTATION).optional();
 
 const retrieveDateSchema = ownObject({ phoneNumber }, BODY_MESSAGE);
 
 /** maxAge: a wrong type is INVALID_ARGUMENT; an integer outside 1–2400 is OUT_OF_RANGE. */
 const checkSchema = ownObject({
   phoneNumber,
-  maxAge: z.number({ message: 'maxAge must be an integer number of hours' }).int('maxAge must be an integer number of hours')
+  maxAge: z.number('maxAge must be an integer number of hours').int('maxAge must be an integer number of hours')
     .refine((h) => h >= 1 && h <= MAX_AGE_LIMIT_HOURS, { message: `maxAge must be from 1 to ${MAX_AGE_LIMIT_HOURS} hours`, params: { kind: OUT_OF_RANGE } })
     .optional(),
 }, BODY_MESSAGE);
 
 /** tenureDate: a required RFC 3339 full-date naming a real day, checked before phoneNumber; the future is checked later. */
 const tenureSchema = ownObject({
-  tenureDate: z.string({ required_error: 'tenureDate is required', invalid_type_error: 'tenureDate must be a date in the form YYYY-MM-DD' })
+  tenureDate: z.string(typeMessage('tenureDate is required', 'tenureDate must be a date in the form YYYY-MM-DD'))
     .refine((d) => parseFullDate(d) !== undefined, 'tenureDate must be a date in the form YYYY-MM-DD'),
   phoneNumber,
 }, BODY_MESSAGE);
 
-function parse<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, body: unknown): T {
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = parseBody(schema, body);
   if (result.ok) return result.value;
   throw result.kind === OUT_OF_RANGE ? new OutOfRangeError(result.message) : new BadRequestError(result.message);

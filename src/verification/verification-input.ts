@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { BadRequestError } from '../errors/domain-errors';
-import { fail, ownObject, parseBody } from '../kernel/body-schema';
+import { fail, ownObject, parseBody, typeMessage } from '../kernel/body-schema';
 import { MsisdnNormaliser } from './msisdn';
 import { Operation } from '../partners/operation';
 import { isValidTxnId } from './txn-id';
@@ -25,20 +25,19 @@ export interface VerificationInput {
  * GraphQL arguments of the same name. null is "not sent" for txn_id and max_age.
  */
 
-const txnIdText = z.string({ message: 'txn_id must be a string' })
-  .refine(isValidTxnId, 'txn_id must be 1-25 characters of A-Z a-z 0-9 . _ : -');
-const optionalTxnId = txnIdText.nullish().transform((v) => v ?? undefined);
-const requiredTxnId = z.preprocess((v) => v ?? undefined, z.string({
-  required_error: 'txn_id is required', invalid_type_error: 'txn_id must be a string',
-}).refine(isValidTxnId, 'txn_id must be 1-25 characters of A-Z a-z 0-9 . _ : -'));
+const TXN_ID_FORMAT = 'txn_id must be 1-25 characters of A-Z a-z 0-9 . _ : -';
+const optionalTxnId = z.string('txn_id must be a string').refine(isValidTxnId, TXN_ID_FORMAT)
+  .nullish().transform((v) => v ?? undefined);
+const requiredTxnId = z.preprocess((v) => v ?? undefined, z.string(typeMessage('txn_id is required', 'txn_id must be a string'))
+  .refine(isValidTxnId, TXN_ID_FORMAT));
 
 const maxAgeMessage = `max_age must be an integer from ${MAX_AGE_MIN_HOURS} to ${MAX_AGE_MAX_HOURS}`;
-const maxAge = z.number({ message: maxAgeMessage }).int(maxAgeMessage)
+const maxAge = z.number(maxAgeMessage).int(maxAgeMessage)
   .min(MAX_AGE_MIN_HOURS, maxAgeMessage).max(MAX_AGE_MAX_HOURS, maxAgeMessage)
   .nullish().transform((v) => v ?? undefined);
 
 function msisdnSchema(normalise: MsisdnNormaliser) {
-  return z.string({ required_error: 'msisdn is required', invalid_type_error: 'msisdn must be a string' })
+  return z.string(typeMessage('msisdn is required', 'msisdn must be a string'))
     .transform((raw, ctx) => {
       const msisdn = normalise(raw);
       return msisdn === null ? fail(ctx, 'msisdn is malformed') : { raw, msisdn };
@@ -54,7 +53,7 @@ function restBodySchemas(normalise: MsisdnNormaliser) {
   const msisdn = msisdnSchema(normalise);
   const kyc = ownObject({ txn_id: requiredTxnId, msisdn }, 'body must be a JSON object');
   const simSwap = ownObject({ txn_id: requiredTxnId, msisdn, max_age: maxAge }, 'body must be a JSON object');
-  const swapEvent = ownObject({ msisdn, eventId: z.string({ message: swapIdMessage }).regex(SWAP_ID, swapIdMessage).optional() },
+  const swapEvent = ownObject({ msisdn, eventId: z.string(swapIdMessage).regex(SWAP_ID, swapIdMessage).optional() },
     'body must be a JSON object');
   return { msisdn, kyc, sim_swap: simSwap, swapEvent };
 }
@@ -71,7 +70,7 @@ function schemasFor(normalise: MsisdnNormaliser): ReturnType<typeof restBodySche
   return schemas;
 }
 
-function valueOrThrow<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, value: unknown): T {
+function valueOrThrow<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = parseBody(schema, value);
   if (!result.ok) throw new BadRequestError(result.message);
   return result.value;

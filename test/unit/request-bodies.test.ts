@@ -101,7 +101,9 @@ describe('the subscription request', () => {
   const valid = () => ({ protocol: 'HTTP', sink: 'https://sink.example/cb', types: [SWAPPED], config: { subscriptionDetail: {} } });
 
   test('when protocol is absent, then it is required; when not HTTP, then INVALID_PROTOCOL', () => {
-    expect(thrown(() => parseSubscriptionRequest({ ...valid(), protocol: undefined }, NOW))).not.toBeInstanceOf(InvalidProtocolError);
+    const absent = thrown(() => parseSubscriptionRequest({ ...valid(), protocol: undefined }, NOW));
+    expect(absent).not.toBeInstanceOf(InvalidProtocolError);
+    expect(absent.message).toBe('protocol is required');
     expect(thrown(() => parseSubscriptionRequest({ ...valid(), protocol: 'MQTT' }, NOW))).toBeInstanceOf(InvalidProtocolError);
   });
 
@@ -131,6 +133,7 @@ describe('the subscription request', () => {
   test('when the credential type is missing, then INVALID_ARGUMENT; when unknown, then INVALID_CREDENTIAL', () => {
     const credentialError = (sinkCredential: unknown) => thrown(() => parseSubscriptionRequest({ ...valid(), sinkCredential }, NOW));
     expect(credentialError({})).toBeInstanceOf(BadRequestError);
+    expect(credentialError({}).message).toBe('sinkCredential.credentialType is required');
     expect(credentialError(null).message).toBe('sinkCredential must be an object');
     expect(credentialError({ credentialType: 'REFRESHTOKEN' })).toBeInstanceOf(InvalidCredentialError);
     expect(credentialError({ credentialType: 'ACCESSTOKEN', accessTokenType: 'mac' })).toBeInstanceOf(InvalidTokenTypeError);
@@ -139,6 +142,16 @@ describe('the subscription request', () => {
   test('when a PLAIN secret is empty and the identifier has a colon, then the empty secret is reported first', () => {
     const e = thrown(() => parseSubscriptionRequest({ ...valid(), sinkCredential: { credentialType: 'PLAIN', identifier: 'a:b', secret: '' } }, NOW));
     expect(e.message).toBe('sinkCredential.secret must be a non-empty string');
+  });
+
+  test('when the optional parts are absent, then the request holds only sink and types', () => {
+    expect(parseSubscriptionRequest(valid(), NOW)).toEqual({ sink: 'https://sink.example/cb', types: [SWAPPED] });
+  });
+
+  test('when the same body is parsed at two times, then each is judged against its own now', () => {
+    const config = { subscriptionDetail: {}, subscriptionExpireTime: '2026-01-01T00:01:00Z' };
+    expect(parseSubscriptionRequest({ ...valid(), config }, NOW).expiresAtMs).toBe(NOW + 60_000);
+    expect(() => parseSubscriptionRequest({ ...valid(), config }, NOW + 60_000)).toThrow('config.subscriptionExpireTime must be in the future');
   });
 
   test('when the body is valid, then the request holds what was sent', () => {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { PHONE_EXPECTATION, PHONE_NUMBER } from '../../camara/camara-input';
 import { BadRequestError } from '../../errors/domain-errors';
 import { fail, ownFieldsOf, ownObject, parseBody } from '../../kernel/body-schema';
@@ -34,15 +34,22 @@ const INVALID_CREDENTIAL = 'INVALID_CREDENTIAL';
 
 function text(name: string) {
   const message = `sinkCredential.${name} must be a non-empty string`;
-  return z.string({ message }).min(1, message).max(MAX_TEXT, message);
+  return z.string(message).min(1, message).max(MAX_TEXT, message);
 }
 
-/** An RFC 3339 date-time (the shared parser) later than `afterMs`: its text and instant. */
-function dateTimeAfter(name: string, afterMs: number, tooEarly: string) {
+/**
+ * The instant this parse judges "in the future" against. The schema is built once (building a
+ * zod schema costs milliseconds, running it microseconds), so the time is not baked into it:
+ * parseSubscriptionRequest sets it right before its parse, which is synchronous.
+ */
+let parseNowMs = 0;
+
+/** An RFC 3339 date-time (the shared parser) more than `leadMs` after now: its text and instant. */
+function dateTimeAfterNow(name: string, leadMs: number, tooEarly: string) {
   return z.unknown().transform((value, ctx) => {
     const ms = parseRfc3339(value);
     if (ms === undefined) return fail(ctx, `${name} must be a real RFC 3339 date-time with a time zone`);
-    if (ms <= afterMs) return fail(ctx, tooEarly);
+    if (ms <= parseNowMs + leadMs) return fail(ctx, tooEarly);
     return { text: value as string, ms };
   });
 }
@@ -72,59 +79,54 @@ function plainProblem(identifier: string, secret: string): string | undefined {
 }
 
 /** The subscription ends, and says so with this token, a minute before it expires. */
-function accessTokenCredential(nowMs: number) {
-  return z.object({
-    credentialType: z.literal('ACCESSTOKEN'),
-    accessTokenType: z.unknown().refine((t) => t === 'bearer', { message: 'Only bearer token is supported', params: { kind: INVALID_TOKEN_TYPE } }),
-    // Sent as `Bearer <token>`: a character Node refuses in a header value would fail every delivery.
-    accessToken: text('accessToken').regex(TOKEN68, 'sinkCredential.accessToken must be a bearer token68 (A-Z a-z 0-9 - . _ ~ + / then optional =)'),
-    accessTokenExpiresUtc: dateTimeAfter('sinkCredential.accessTokenExpiresUtc', nowMs + ACCESS_TOKEN_END_LEAD_MS,
-      `sinkCredential.accessTokenExpiresUtc must be more than ${ACCESS_TOKEN_END_LEAD_MS / 1000} s in the future`),
-  });
-}
+const accessTokenCredential = z.object({
+  credentialType: z.literal('ACCESSTOKEN'),
+  accessTokenType: z.unknown().refine((t) => t === 'bearer', { message: 'Only bearer token is supported', params: { kind: INVALID_TOKEN_TYPE } }),
+  // Sent as `Bearer <token>`: a character Node refuses in a header value would fail every delivery.
+  accessToken: text('accessToken').regex(TOKEN68, 'sinkCredential.accessToken must be a bearer token68 (A-Z a-z 0-9 - . _ ~ + / then optional =)'),
+  accessTokenExpiresUtc: dateTimeAfterNow('sinkCredential.accessTokenExpiresUtc', ACCESS_TOKEN_END_LEAD_MS,
+    `sinkCredential.accessTokenExpiresUtc must be more than ${ACCESS_TOKEN_END_LEAD_MS / 1000} s in the future`),
+});
 
 const CREDENTIAL_FIELDS = ['credentialType', 'identifier', 'secret', 'accessTokenType', 'accessToken', 'accessTokenExpiresUtc'];
 
-function credentialSchema(nowMs: number) {
-  const credentialType = z.string({ message: 'sinkCredential.credentialType is required' }).refine(
-    (t) => t === 'PLAIN' || t === 'ACCESSTOKEN',
-    { message: 'Only Access token (ACCESSTOKEN) and PLAIN credentials are supported', params: { kind: INVALID_CREDENTIAL } },
-  );
-  return ownFieldsOf(CREDENTIAL_FIELDS, z.object({ credentialType }, { message: 'sinkCredential must be an object' }).passthrough()
-    .pipe(z.discriminatedUnion('credentialType', [plainCredential, accessTokenCredential(nowMs)])))
-    .transform((c, ctx): SinkCredential => {
-      if (c.credentialType === 'ACCESSTOKEN') {
-        return { credentialType: 'ACCESSTOKEN', accessToken: c.accessToken, accessTokenExpiresUtc: c.accessTokenExpiresUtc.text, accessTokenType: 'bearer' };
-      }
-      const problem = plainProblem(c.identifier, c.secret);
-      return problem === undefined ? { credentialType: 'PLAIN', identifier: c.identifier, secret: c.secret } : fail(ctx, problem);
-    });
-}
+const credentialType = z.string('sinkCredential.credentialType is required').refine(
+  (t) => t === 'PLAIN' || t === 'ACCESSTOKEN',
+  { message: 'Only Access token (ACCESSTOKEN) and PLAIN credentials are supported', params: { kind: INVALID_CREDENTIAL } },
+);
 
-/** Expiry is against nowMs (a time in the past is INVALID_ARGUMENT, as the .feature says). */
-function requestSchema(nowMs: number) {
-  return ownObject({
-    protocol: z.unknown()
-      .refine((p) => p !== undefined, 'protocol is required')
-      .refine((p) => p === undefined || p === 'HTTP', { message: 'Only HTTP is supported', params: { kind: INVALID_PROTOCOL } }),
-    sink: z.string({ message: 'sink is required and must be a URL' }).min(1, 'sink is required and must be a URL')
-      .superRefine((sink, ctx) => {
-        const problem = sinkProblem(sink);
-        if (problem !== undefined) fail(ctx, problem);
-      }),
-    types: z.unknown().refine((t) => Array.isArray(t) && t.length === 1 && t[0] === SWAPPED, `types must be ["${SWAPPED}"]`),
-    config: ownObject({
-      subscriptionDetail: ownObject({
-        phoneNumber: z.string({ message: PHONE_EXPECTATION }).regex(PHONE_NUMBER, PHONE_EXPECTATION).optional(),
-      }, 'config.subscriptionDetail is required and must be an object'),
-      subscriptionExpireTime: dateTimeAfter('config.subscriptionExpireTime', nowMs, 'config.subscriptionExpireTime must be in the future').optional(),
-      subscriptionMaxEvents: z.number({ message: 'config.subscriptionMaxEvents must be an integer of at least 1' })
-        .int('config.subscriptionMaxEvents must be an integer of at least 1')
-        .min(1, 'config.subscriptionMaxEvents must be an integer of at least 1').optional(),
-    }, 'config is required and must be an object'),
-    sinkCredential: credentialSchema(nowMs).optional(),
-  }, 'the request body must be a JSON object');
-}
+const credentialSchema = ownFieldsOf(CREDENTIAL_FIELDS, z.looseObject({ credentialType }, { error: 'sinkCredential must be an object' })
+  .pipe(z.discriminatedUnion('credentialType', [plainCredential, accessTokenCredential])))
+  .transform((c, ctx): SinkCredential => {
+    if (c.credentialType === 'ACCESSTOKEN') {
+      return { credentialType: 'ACCESSTOKEN', accessToken: c.accessToken, accessTokenExpiresUtc: c.accessTokenExpiresUtc.text, accessTokenType: 'bearer' };
+    }
+    const problem = plainProblem(c.identifier, c.secret);
+    return problem === undefined ? { credentialType: 'PLAIN', identifier: c.identifier, secret: c.secret } : fail(ctx, problem);
+  });
+
+/** A time in the past is INVALID_ARGUMENT, as the .feature says. */
+const requestSchema = ownObject({
+  protocol: z.unknown()
+    .refine((p) => p !== undefined, 'protocol is required')
+    .refine((p) => p === undefined || p === 'HTTP', { message: 'Only HTTP is supported', params: { kind: INVALID_PROTOCOL } }),
+  sink: z.string('sink is required and must be a URL').min(1, 'sink is required and must be a URL')
+    .superRefine((sink, ctx) => {
+      const problem = sinkProblem(sink);
+      if (problem !== undefined) fail(ctx, problem);
+    }),
+  types: z.unknown().refine((t) => Array.isArray(t) && t.length === 1 && t[0] === SWAPPED, `types must be ["${SWAPPED}"]`),
+  config: ownObject({
+    subscriptionDetail: ownObject({
+      phoneNumber: z.string(PHONE_EXPECTATION).regex(PHONE_NUMBER, PHONE_EXPECTATION).optional(),
+    }, 'config.subscriptionDetail is required and must be an object'),
+    subscriptionExpireTime: dateTimeAfterNow('config.subscriptionExpireTime', 0, 'config.subscriptionExpireTime must be in the future').optional(),
+    subscriptionMaxEvents: z.number('config.subscriptionMaxEvents must be an integer of at least 1')
+      .int('config.subscriptionMaxEvents must be an integer of at least 1')
+      .min(1, 'config.subscriptionMaxEvents must be an integer of at least 1').optional(),
+  }, 'config is required and must be an object'),
+  sinkCredential: credentialSchema.optional(),
+}, 'the request body must be a JSON object');
 
 const ERRORS: Record<string, new (message: string) => Error> = {
   [INVALID_PROTOCOL]: InvalidProtocolError,
@@ -132,9 +134,10 @@ const ERRORS: Record<string, new (message: string) => Error> = {
   [INVALID_CREDENTIAL]: InvalidCredentialError,
 };
 
-/** The request, or the error for its first problem. */
+/** The request, or the error for its first problem; times in the future are judged against nowMs. */
 export function parseSubscriptionRequest(body: unknown, nowMs: number): SubscriptionRequest {
-  const result = parseBody(requestSchema(nowMs), body);
+  parseNowMs = nowMs;
+  const result = parseBody(requestSchema, body);
   if (!result.ok) throw new (ERRORS[result.kind ?? ''] ?? BadRequestError)(result.message);
   const { sink, config, sinkCredential } = result.value;
   const out: SubscriptionRequest = { sink, types: [SWAPPED] };
