@@ -31,7 +31,7 @@ const retrieveDateSchema = ownObject({ phoneNumber }, BODY_MESSAGE);
 /** maxAge: a wrong type is INVALID_ARGUMENT; an integer outside 1–2400 is OUT_OF_RANGE. */
 const checkSchema = ownObject({
   phoneNumber,
-  maxAge: z.number('maxAge must be an integer number of hours').int('maxAge must be an integer number of hours')
+  maxAge: z.number('maxAge must be an integer number of hours').refine(Number.isInteger, 'maxAge must be an integer number of hours')
     .refine((h) => h >= 1 && h <= MAX_AGE_LIMIT_HOURS, { message: `maxAge must be from 1 to ${MAX_AGE_LIMIT_HOURS} hours`, params: { kind: OUT_OF_RANGE } })
     .optional(),
 }, BODY_MESSAGE);

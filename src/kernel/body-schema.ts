@@ -3,7 +3,9 @@ import { isPlainObject, ownFields } from './plain-object';
 
 /*
  * Helpers for request bodies read through zod (its v4 API: its transforms and refinements cost
- * a tenth of v3's, which matters on the legacy routes' hot path). A body answers with the one problem a caller
+ * a tenth of v3's, which matters on the legacy routes' hot path). Integers are checked with
+ * Number.isInteger, not v4's `.int()`, which also refuses anything beyond 2^53 as "not an
+ * integer" where the range check should answer (CAMARA's OUT_OF_RANGE for maxAge 1e20). A body answers with the one problem a caller
  * fixes first: a schema lists its fields in the order they are checked, zod reports issues in
  * that order, and the first issue is the answer.
  */

@@ -32,7 +32,7 @@ const requiredTxnId = z.preprocess((v) => v ?? undefined, z.string(typeMessage('
   .refine(isValidTxnId, TXN_ID_FORMAT));
 
 const maxAgeMessage = `max_age must be an integer from ${MAX_AGE_MIN_HOURS} to ${MAX_AGE_MAX_HOURS}`;
-const maxAge = z.number(maxAgeMessage).int(maxAgeMessage)
+const maxAge = z.number(maxAgeMessage).refine(Number.isInteger, maxAgeMessage)
   .min(MAX_AGE_MIN_HOURS, maxAgeMessage).max(MAX_AGE_MAX_HOURS, maxAgeMessage)
   .nullish().transform((v) => v ?? undefined);
 

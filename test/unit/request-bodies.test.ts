@@ -72,6 +72,7 @@ describe('the CAMARA bodies', () => {
   test('when maxAge is not an integer, then INVALID_ARGUMENT; when out of 1-2400, then OUT_OF_RANGE', () => {
     expect(thrown(() => parseCheckBody({ maxAge: '1' }))).not.toBeInstanceOf(OutOfRangeError);
     expect(thrown(() => parseCheckBody({ maxAge: 0.5 })).message).toBe('maxAge must be an integer number of hours');
+    expect(thrown(() => parseCheckBody({ maxAge: 1e20 }))).toBeInstanceOf(OutOfRangeError);
     const e = thrown(() => parseCheckBody({ maxAge: 2401 }));
     expect(e).toBeInstanceOf(OutOfRangeError);
     expect(e.message).toBe('maxAge must be from 1 to 2400 hours');

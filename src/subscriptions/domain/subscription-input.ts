@@ -122,7 +122,7 @@ const requestSchema = ownObject({
     }, 'config.subscriptionDetail is required and must be an object'),
     subscriptionExpireTime: dateTimeAfterNow('config.subscriptionExpireTime', 0, 'config.subscriptionExpireTime must be in the future').optional(),
     subscriptionMaxEvents: z.number('config.subscriptionMaxEvents must be an integer of at least 1')
-      .int('config.subscriptionMaxEvents must be an integer of at least 1')
+      .refine(Number.isInteger, 'config.subscriptionMaxEvents must be an integer of at least 1')
       .min(1, 'config.subscriptionMaxEvents must be an integer of at least 1').optional(),
   }, 'config is required and must be an object'),
   sinkCredential: credentialSchema.optional(),
