@@ -1,7 +1,9 @@
+import { z } from 'zod/v4';
 import { MissingIdentifierError, OutOfRangeError, ServiceNotApplicableError, UnnecessaryIdentifierError } from './camara-errors';
 import { BadRequestError, NotSubscriberError } from '../errors/domain-errors';
 import { NumberingPlan } from '../verification/msisdn';
 import { parseFullDate } from '../kernel/zoned-date';
+import { ownObject, parseBody, typeMessage } from '../kernel/body-schema';
 
 /*
  * The CAMARA request bodies (CONTRACT §7; sim-swap.yaml CreateSimSwapDate and CreateCheckSimSwap,
@@ -12,64 +14,56 @@ import { parseFullDate } from '../kernel/zoned-date';
 export const PHONE_NUMBER = /^\+[1-9][0-9]{4,14}$/;
 export const MAX_AGE_DEFAULT_HOURS = 240;
 export const MAX_AGE_LIMIT_HOURS = 2400;
+export const PHONE_EXPECTATION = 'phoneNumber must be an E.164 number with a leading + (^\\+[1-9][0-9]{4,14}$)';
 
 export interface RetrieveDateBody { phoneNumber?: string }
 export interface CheckBody { phoneNumber?: string; maxAge?: number }
 export interface TenureBody { phoneNumber?: string; tenureDate: string }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+const OUT_OF_RANGE = 'OUT_OF_RANGE';
+const BODY_MESSAGE = 'the request body must be a JSON object';
+
+/** Absent is fine; anything else must be an E.164 number (null too: the schemas do not allow null). */
+const phoneNumber = z.string(PHONE_EXPECTATION).regex(PHONE_NUMBER, PHONE_EXPECTATION).optional();
+
+const retrieveDateSchema = ownObject({ phoneNumber }, BODY_MESSAGE);
+
+/** maxAge: a wrong type is INVALID_ARGUMENT; an integer outside 1–2400 is OUT_OF_RANGE. */
+const checkSchema = ownObject({
+  phoneNumber,
+  maxAge: z.number('maxAge must be an integer number of hours').refine(Number.isInteger, 'maxAge must be an integer number of hours')
+    .refine((h) => h >= 1 && h <= MAX_AGE_LIMIT_HOURS, { message: `maxAge must be from 1 to ${MAX_AGE_LIMIT_HOURS} hours`, params: { kind: OUT_OF_RANGE } })
+    .optional(),
+}, BODY_MESSAGE);
+
+/** tenureDate: a required RFC 3339 full-date naming a real day, checked before phoneNumber; the future is checked later. */
+const tenureSchema = ownObject({
+  tenureDate: z.string(typeMessage('tenureDate is required', 'tenureDate must be a date in the form YYYY-MM-DD'))
+    .refine((d) => parseFullDate(d) !== undefined, 'tenureDate must be a date in the form YYYY-MM-DD'),
+  phoneNumber,
+}, BODY_MESSAGE);
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const result = parseBody(schema, body);
+  if (result.ok) return result.value;
+  throw result.kind === OUT_OF_RANGE ? new OutOfRangeError(result.message) : new BadRequestError(result.message);
 }
 
-/** Own properties only: `__proto__` or `constructor` in a body is data, never inherited behaviour. */
-function field(body: Record<string, unknown>, name: string): unknown {
-  return Object.prototype.hasOwnProperty.call(body, name) ? body[name] : undefined;
-}
-
-function object(body: unknown): Record<string, unknown> {
-  if (!isPlainObject(body)) throw new BadRequestError('the request body must be a JSON object');
-  return body;
-}
-
-function phoneNumber(body: Record<string, unknown>): string | undefined {
-  const value = field(body, 'phoneNumber');
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !PHONE_NUMBER.test(value)) {
-    throw new BadRequestError('phoneNumber must be an E.164 number with a leading + (^\\+[1-9][0-9]{4,14}$)');
-  }
-  return value;
+/** Only the properties that were sent: an absent one stays absent, never `undefined`. */
+function sent<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 export function parseRetrieveDateBody(body: unknown): RetrieveDateBody {
-  const phone = phoneNumber(object(body));
-  return phone === undefined ? {} : { phoneNumber: phone };
+  return sent(parse(retrieveDateSchema, body));
 }
 
-/** maxAge: a wrong type is INVALID_ARGUMENT; an integer outside 1–2400 is OUT_OF_RANGE. */
 export function parseCheckBody(body: unknown): CheckBody {
-  const b = object(body);
-  const out: CheckBody = {};
-  const phone = phoneNumber(b);
-  if (phone !== undefined) out.phoneNumber = phone;
-  const maxAge = field(b, 'maxAge');
-  if (maxAge !== undefined) {
-    if (typeof maxAge !== 'number' || !Number.isInteger(maxAge)) throw new BadRequestError('maxAge must be an integer number of hours');
-    if (maxAge < 1 || maxAge > MAX_AGE_LIMIT_HOURS) throw new OutOfRangeError(`maxAge must be from 1 to ${MAX_AGE_LIMIT_HOURS} hours`);
-    out.maxAge = maxAge;
-  }
-  return out;
+  return sent(parse(checkSchema, body));
 }
 
-/** tenureDate: a required RFC 3339 full-date naming a real day; whether it is in the future is checked later. */
 export function parseTenureBody(body: unknown): TenureBody {
-  const b = object(body);
-  const tenureDate = field(b, 'tenureDate');
-  if (tenureDate === undefined) throw new BadRequestError('tenureDate is required');
-  if (typeof tenureDate !== 'string' || parseFullDate(tenureDate) === undefined) {
-    throw new BadRequestError('tenureDate must be a date in the form YYYY-MM-DD');
-  }
-  const phone = phoneNumber(b);
-  return phone === undefined ? { tenureDate } : { phoneNumber: phone, tenureDate };
+  return sent(parse(tenureSchema, body));
 }
 
 /**

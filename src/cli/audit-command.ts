@@ -1,3 +1,5 @@
+import { parseRfc3339 } from '../kernel/rfc3339';
+import { parseFullDate } from '../kernel/zoned-date';
 import { createMsisdnNormaliser } from '../verification/msisdn';
 import { UsageError } from './args';
 import { openAuditReader, strictArgs } from './audit-store';
@@ -8,11 +10,11 @@ export const AUDIT_USAGE = 'audit --msisdn N [--since T] [--until T]            
 
 const DAY_MS = 86_400_000;
 
-/** An ISO 8601 date (midnight UTC) or date-time; anything else is a usage error naming the option. */
+/** An RFC 3339 full-date (midnight UTC) or date-time with a zone; anything else is a usage error naming the option. */
 export function parseInstant(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms)) throw new UsageError(`--${name} must be an ISO 8601 date or date-time, e.g. 2026-11-01 or 2026-11-01T12:00:00+03:00`);
+  const ms = parseRfc3339(parseFullDate(value) === undefined ? value : `${value}T00:00:00Z`);
+  if (ms === undefined) throw new UsageError(`--${name} must be an ISO 8601 date or date-time, e.g. 2026-11-01 or 2026-11-01T12:00:00+03:00`);
   return ms;
 }
 

@@ -34,3 +34,10 @@ export function parseRfc3339(value: unknown): number | undefined {
 function isLeap(y: number): boolean {
   return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 }
+
+/** The instant of a date-time that was checked on the way in (a stored value); throws RangeError otherwise. */
+export function instantOf(text: string): number {
+  const ms = parseRfc3339(text);
+  if (ms === undefined) throw new RangeError('not an RFC 3339 date-time with a time zone');
+  return ms;
+}

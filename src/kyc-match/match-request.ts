@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PHONE_NUMBER } from '../camara/camara-input';
+import { PHONE_EXPECTATION, PHONE_NUMBER } from '../camara/camara-input';
+import { isPlainObject, ownFields } from '../kernel/plain-object';
 import { parseFullDate } from '../kernel/zoned-date';
 import { ATTRIBUTES, ComparisonKind, GENDERS, ID_DOCUMENT_TYPES, MatchAttributes } from './identity-record';
 import { normalise } from './normalise';
@@ -67,33 +68,24 @@ function expectation(name: string, kind: ComparisonKind): string {
   }
 }
 
-const PHONE_EXPECTATION = 'phoneNumber must be an E.164 number with a leading + (^\\+[1-9][0-9]{4,14}$)';
-
 const EXPECTATIONS = new Map<string, string>([
   ['phoneNumber', PHONE_EXPECTATION],
   ...ATTRIBUTES.map((a): [string, string] => [a.name, expectation(a.name, a.kind)]),
 ]);
+
+const KNOWN_FIELDS = [...EXPECTATIONS.keys()];
 
 const requestSchema = z.object({
   phoneNumber: z.string().regex(PHONE_NUMBER).optional(),
   ...Object.fromEntries(ATTRIBUTES.map((a) => [a.name, schemaOf(a.name, a.kind).optional()])),
 });
 
-/** Own properties the schema knows, on an object without a prototype: `__proto__` in a body is data. */
-function ownKnownFields(body: Record<string, unknown>): Record<string, unknown> {
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const key of EXPECTATIONS.keys()) {
-    if (Object.hasOwn(body, key)) out[key] = body[key];
-  }
-  return out;
-}
-
 /** The typed attributes of a request body, or every problem with it. */
 export function parseMatchRequest(body: unknown): ParsedMatchRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+  if (!isPlainObject(body)) {
     return { ok: false, problems: [{ code: 'INVALID_ARGUMENT', message: 'the request body must be a JSON object' }] };
   }
-  const parsed = requestSchema.safeParse(ownKnownFields(body as Record<string, unknown>));
+  const parsed = requestSchema.safeParse(ownFields(body, KNOWN_FIELDS));
   if (!parsed.success) {
     const fields = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))];
     return { ok: false, problems: fields.map((field) => ({ code: 'INVALID_ARGUMENT', field, message: EXPECTATIONS.get(field) ?? `${field} is not valid` })) };

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Clock } from '../kernel/clock';
 
 export interface AuthFailureThrottleOptions {
@@ -17,35 +18,32 @@ const MAX_KEY_LENGTH = 128;
 
 /**
  * The times of a subject's most recent failures, at most `limit` of them, oldest first.
- * Subjects live in a Map in order of their last failure, so the bound evicts in O(1).
+ * Subjects are kept in order of their last failure (lru-cache: a read is a peek, only a
+ * failure is a use), so the bound forgets the one that failed least recently, in O(1).
  */
 class SlidingFailureLog {
-  private readonly logs = new Map<string, number[]>();
+  private readonly logs: LRUCache<string, number[]>;
 
-  constructor(private readonly limit: number, private readonly windowMs: number, private readonly maxTracked: number) {}
+  constructor(private readonly limit: number, private readonly windowMs: number, maxTracked: number) {
+    this.logs = new LRUCache({ max: maxTracked });
+  }
 
   /** Milliseconds until the subject may try again; 0 when it may try now. */
   waitMs(id: string, nowMs: number): number {
-    const log = this.logs.get(id);
+    const log = this.logs.peek(id);
     if (!log || log.length < this.limit) return 0;
     return Math.max(0, log[0] + this.windowMs - nowMs);
   }
 
   record(id: string, nowMs: number): void {
-    let log = this.logs.get(id);
-    if (log) {
-      this.logs.delete(id); // re-inserted below: the most recent failure goes last
-    } else {
-      log = [];
-      if (this.logs.size >= this.maxTracked) this.logs.delete(this.logs.keys().next().value as string);
-    }
+    const log = this.logs.peek(id) ?? [];
     const cutoff = nowMs - this.windowMs;
     let expired = 0;
     while (expired < log.length && log[expired] <= cutoff) expired++;
     if (expired > 0) log.splice(0, expired);
     log.push(nowMs);
     if (log.length > this.limit) log.shift();
-    this.logs.set(id, log);
+    this.logs.set(id, log); // the most recent failure: last to be forgotten
   }
 
   size(): number {

@@ -1,3 +1,5 @@
+import { isPlainObject } from '../kernel/plain-object';
+
 /** What a simulated system does wrong: delay every call, fail a share of calls, or be gone. */
 export interface Fault {
   /** Added before every answer (success or injected error); integer 0..600000. */
@@ -22,11 +24,11 @@ export function isSystemName(s: string): s is SystemName {
 
 /** Validates a (partial) fault from an admin body; throws an Error naming the bad field. */
 export function parseFaultPatch(raw: unknown): Partial<Fault> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+  if (!isPlainObject(raw)) {
     throw new Error('fault must be a JSON object with any of latencyMs, errorRate, down');
   }
   const patch: Partial<Fault> = {};
-  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+  for (const [key, value] of Object.entries(raw)) {
     switch (key) {
       case 'latencyMs':
         if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_LATENCY_MS) {

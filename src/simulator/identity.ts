@@ -1,3 +1,5 @@
+import { isPlainObject } from '../kernel/plain-object';
+
 /**
  * The simulated customer-records system's identity record (CONTRACT §11): the fields carry the
  * names of CAMARA KYC Match's request (kyc-match.yaml 0.4.0), in its order, so the service
@@ -27,10 +29,10 @@ const FIELD_SET: ReadonlySet<string> = new Set(IDENTITY_FIELDS);
  * Returns a clean copy with the fields in the order of IDENTITY_FIELDS.
  */
 export function parseIdentity(raw: unknown, where: string): IdentityRecord {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+  if (!isPlainObject(raw)) {
     throw new Error(`${where} must be a JSON object of identity fields (or null: no record)`);
   }
-  const r = raw as Record<string, unknown>;
+  const r = raw;
   for (const key of Object.keys(r)) {
     if (!FIELD_SET.has(key)) throw new Error(`${where}.${key} is not an identity field (${IDENTITY_FIELDS.join(', ')})`);
   }

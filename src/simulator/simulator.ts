@@ -3,6 +3,8 @@ import { AddressInfo } from 'node:net';
 import { Fault, FaultState, isSystemName, parseFaultPatch, SYSTEMS, SystemName } from './faults';
 import { parseSubscriber, SimSubscriber, SubscriberInput } from './subscriber';
 import { syntheticSubscriber } from './synthetic';
+import { isPlainObject } from '../kernel/plain-object';
+import { instantOf } from '../kernel/rfc3339';
 
 export interface SimulatorOptions {
   subscribers: SimSubscriber[];
@@ -41,7 +43,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
   for (const s of opts.subscribers) store.set(s.msisdn, parseSubscriber(s));
   const noteSwap = (before: SimSubscriber | undefined, after: SimSubscriber): void => {
     if (!opts.onSwap || after.lastSimSwapAt === null) return;
-    if (before?.lastSimSwapAt != null && Date.parse(before.lastSimSwapAt) >= Date.parse(after.lastSimSwapAt)) return;
+    if (before?.lastSimSwapAt != null && instantOf(before.lastSimSwapAt) >= instantOf(after.lastSimSwapAt)) return;
     opts.onSwap(after.msisdn);
   };
   const faults: Record<SystemName, FaultState> = { hlr: new FaultState(), sim: new FaultState(), crm: new FaultState() };
@@ -84,7 +86,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
     if (parts.length === 4 && resource === 'subscribers' && method === 'PUT' && id) {
       const body = await readJson(req, res);
       if (body === undefined) return;
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      if (!isPlainObject(body)) {
         return send(res, 400, { error: 'subscriber must be a JSON object' });
       }
       // The path names the record; a msisdn in the body is optional and overridden.

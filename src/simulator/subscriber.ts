@@ -1,4 +1,6 @@
 import { IdentityRecord, parseIdentity } from './identity';
+import { isPlainObject } from '../kernel/plain-object';
+import { instantOf, parseRfc3339 } from '../kernel/rfc3339';
 
 /** One subscriber as the simulated HLR, SIM-management and customer-records systems know it. */
 export interface SimSubscriber {
@@ -39,7 +41,6 @@ export type CallForwardingService = (typeof CALL_FORWARDING_SERVICES)[number];
 /** E.164 without the `+`: the upstreams only ever see the normalised form, so anything else is a test bug. */
 export const MSISDN_PATTERN = /^[1-9][0-9]{5,14}$/;
 const ICCID_PATTERN = /^[0-9]{18,22}$/;
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
 const RELATIVE = /^now-(\d{1,7})([mhd])$/;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const FIELDS = new Set(['msisdn', 'status', 'paymentType', 'iccid', 'lastSimSwapAt', 'activatedAt', 'simActivatedAt',
@@ -58,10 +59,10 @@ export interface ParseOptions {
  */
 export function parseSubscriber(raw: unknown, opts: ParseOptions = {}): SimSubscriber {
   const where = opts.where ?? 'subscriber';
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+  if (!isPlainObject(raw)) {
     throw new Error(`${where} must be a JSON object`);
   }
-  const r = raw as Record<string, unknown>;
+  const r = raw;
   for (const key of Object.keys(r)) {
     if (!FIELDS.has(key)) throw new Error(`${where}.${key} is not a known field`);
   }
@@ -108,7 +109,7 @@ function parseDevice(r: Record<string, unknown>, where: string, now: Date | unde
   if (typeof changed === 'string' && first === null) {
     throw new Error(`${where}.deviceChangedAt is set but deviceFirstSeenAt is null (never used in a device)`);
   }
-  if (typeof changed === 'string' && typeof first === 'string' && Date.parse(changed) < Date.parse(first)) {
+  if (typeof changed === 'string' && typeof first === 'string' && instantOf(changed) < instantOf(first)) {
     throw new Error(`${where}.deviceChangedAt is before deviceFirstSeenAt`);
   }
   return out;
@@ -129,7 +130,8 @@ function parseCallForwarding(value: unknown, where: string): CallForwardingServi
 function parseTime(value: unknown, where: string, now: Date | undefined): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') {
-    if (isRfc3339(value)) return value;
+    // The service's own parser: a time the service would refuse (second 60, 30 February) is refused here too.
+    if (parseRfc3339(value) !== undefined) return value;
     const rel = RELATIVE.exec(value);
     if (rel && now) return toRfc3339Seconds(now.getTime() - Number(rel[1]) * UNIT_MS[rel[2] as keyof typeof UNIT_MS]);
   }
@@ -140,17 +142,6 @@ function parseTime(value: unknown, where: string, now: Date | undefined): string
 /** UTC, whole seconds: the service renders seconds only, so milliseconds would just be noise. */
 export function toRfc3339Seconds(epochMs: number): string {
   return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
-
-/** Range-checks the fields because Date.parse happily rolls 2026-02-30 over to March. */
-function isRfc3339(s: string): boolean {
-  const m = RFC3339.exec(s);
-  if (!m) return false;
-  const [year, month, day, hour, min, sec] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const offsetOk = m[9] === undefined || (Number(m[9]) <= 23 && Number(m[10]) <= 59);
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth
-    && hour <= 23 && min <= 59 && sec <= 60 && offsetOk;
 }
 
 function isOneOf<T extends string>(allowed: readonly T[], v: unknown): v is T {

@@ -1,4 +1,6 @@
+import { z } from 'zod/v4';
 import { BadRequestError } from '../errors/domain-errors';
+import { fail, ownObject, parseBody, typeMessage } from '../kernel/body-schema';
 import { MsisdnNormaliser } from './msisdn';
 import { Operation } from '../partners/operation';
 import { isValidTxnId } from './txn-id';
@@ -18,50 +20,89 @@ export interface VerificationInput {
   maxAgeHours?: number;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/*
+ * The legacy body's fields (CONTRACT §1, §1.4) as zod schemas, shared by the REST body and the
+ * GraphQL arguments of the same name. null is "not sent" for txn_id and max_age.
+ */
+
+const TXN_ID_FORMAT = 'txn_id must be 1-25 characters of A-Z a-z 0-9 . _ : -';
+const optionalTxnId = z.string('txn_id must be a string').refine(isValidTxnId, TXN_ID_FORMAT)
+  .nullish().transform((v) => v ?? undefined);
+const requiredTxnId = z.preprocess((v) => v ?? undefined, z.string(typeMessage('txn_id is required', 'txn_id must be a string'))
+  .refine(isValidTxnId, TXN_ID_FORMAT));
+
+const maxAgeMessage = `max_age must be an integer from ${MAX_AGE_MIN_HOURS} to ${MAX_AGE_MAX_HOURS}`;
+const maxAge = z.number(maxAgeMessage).refine(Number.isInteger, maxAgeMessage)
+  .min(MAX_AGE_MIN_HOURS, maxAgeMessage).max(MAX_AGE_MAX_HOURS, maxAgeMessage)
+  .nullish().transform((v) => v ?? undefined);
+
+function msisdnSchema(normalise: MsisdnNormaliser) {
+  return z.string(typeMessage('msisdn is required', 'msisdn must be a string'))
+    .transform((raw, ctx) => {
+      const msisdn = normalise(raw);
+      return msisdn === null ? fail(ctx, 'msisdn is malformed') : { raw, msisdn };
+    });
 }
 
-/** Own properties only: a body's `__proto__` or `constructor` is data, never inherited behaviour. */
-function field(body: Record<string, unknown>, name: string): unknown {
-  return Object.prototype.hasOwnProperty.call(body, name) ? body[name] : undefined;
+/** The reporter's own id for a swap event: the same on each retry of one report, so its events are queued once. */
+const SWAP_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const swapIdMessage = 'eventId must be 1 to 128 characters of A-Z a-z 0-9 . _ : -';
+
+/** Unknown extra fields are ignored; the field order is the order problems are reported in. */
+function restBodySchemas(normalise: MsisdnNormaliser) {
+  const msisdn = msisdnSchema(normalise);
+  const kyc = ownObject({ txn_id: requiredTxnId, msisdn }, 'body must be a JSON object');
+  const simSwap = ownObject({ txn_id: requiredTxnId, msisdn, max_age: maxAge }, 'body must be a JSON object');
+  const swapEvent = ownObject({ msisdn, eventId: z.string(swapIdMessage).regex(SWAP_ID, swapIdMessage).optional() },
+    'body must be a JSON object');
+  return { msisdn, kyc, sim_swap: simSwap, swapEvent };
+}
+
+/** Built once per normaliser (one per process): a schema is cheap to run, not to build. */
+const schemasByNormaliser = new WeakMap<MsisdnNormaliser, ReturnType<typeof restBodySchemas>>();
+
+function schemasFor(normalise: MsisdnNormaliser): ReturnType<typeof restBodySchemas> {
+  let schemas = schemasByNormaliser.get(normalise);
+  if (schemas === undefined) {
+    schemas = restBodySchemas(normalise);
+    schemasByNormaliser.set(normalise, schemas);
+  }
+  return schemas;
+}
+
+function valueOrThrow<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = parseBody(schema, value);
+  if (!result.ok) throw new BadRequestError(result.message);
+  return result.value;
 }
 
 export function validateMsisdn(raw: unknown, normalise: MsisdnNormaliser): { raw: string; msisdn: string } {
-  if (raw === undefined) throw new BadRequestError('msisdn is required');
-  if (typeof raw !== 'string') throw new BadRequestError('msisdn must be a string');
-  const msisdn = normalise(raw);
-  if (msisdn === null) throw new BadRequestError('msisdn is malformed');
-  return { raw, msisdn };
+  return valueOrThrow(schemasFor(normalise).msisdn, raw);
 }
 
 export function validateTxnId(value: unknown, required: boolean): string | undefined {
-  if (value === undefined || value === null) {
-    if (required) throw new BadRequestError('txn_id is required');
-    return undefined;
-  }
-  if (typeof value !== 'string') throw new BadRequestError('txn_id must be a string');
-  if (!isValidTxnId(value)) throw new BadRequestError('txn_id must be 1-25 characters of A-Z a-z 0-9 . _ : -');
-  return value;
+  return valueOrThrow(required ? requiredTxnId : optionalTxnId, value);
 }
 
 export function validateMaxAge(value: unknown): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < MAX_AGE_MIN_HOURS || value > MAX_AGE_MAX_HOURS) {
-    throw new BadRequestError(`max_age must be an integer from ${MAX_AGE_MIN_HOURS} to ${MAX_AGE_MAX_HOURS}`);
-  }
-  return value;
+  return valueOrThrow(maxAge, value);
 }
 
 /** Validates a REST body (CONTRACT §1, §1.4). Unknown extra fields are ignored. */
 export function parseRestBody(body: unknown, operation: Operation, normalise: MsisdnNormaliser): VerificationInput {
-  if (!isPlainObject(body)) throw new BadRequestError('body must be a JSON object');
-  const txnId = validateTxnId(field(body, 'txn_id'), true);
-  const { raw, msisdn } = validateMsisdn(field(body, 'msisdn'), normalise);
-  const input: VerificationInput = { operation, msisdnRaw: raw, msisdn, txnId };
-  if (operation === 'sim_swap') {
-    const maxAge = validateMaxAge(field(body, 'max_age'));
-    if (maxAge !== undefined) input.maxAgeHours = maxAge;
+  const schemas = schemasFor(normalise);
+  if (operation === 'kyc') {
+    const { txn_id: txnId, msisdn } = valueOrThrow(schemas.kyc, body);
+    return { operation, msisdnRaw: msisdn.raw, msisdn: msisdn.msisdn, txnId };
   }
+  const { txn_id: txnId, msisdn, max_age: maxAgeHours } = valueOrThrow(schemas.sim_swap, body);
+  const input: VerificationInput = { operation, msisdnRaw: msisdn.raw, msisdn: msisdn.msisdn, txnId };
+  if (maxAgeHours !== undefined) input.maxAgeHours = maxAgeHours;
   return input;
+}
+
+/** SIM-management's swap event (CONTRACT §5): the normalised number and the reporter's optional event id. */
+export function parseSwapEventBody(body: unknown, normalise: MsisdnNormaliser): { msisdn: string; swapId?: string } {
+  const { msisdn, eventId } = valueOrThrow(schemasFor(normalise).swapEvent, body);
+  return eventId === undefined ? { msisdn: msisdn.msisdn } : { msisdn: msisdn.msisdn, swapId: eventId };
 }

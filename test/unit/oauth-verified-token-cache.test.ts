@@ -35,6 +35,16 @@ describe('verified token cache', () => {
     expect(cache.get('c', 1)).toBeDefined();
   });
 
+  it('when the bound is passed, then the least recently used token goes, so a busy token stays verified', () => {
+    const cache = new VerifiedTokenCache(2, 60_000);
+    cache.set('a', claims(1e9), 0);
+    cache.set('b', claims(1e9), 0);
+    cache.get('a', 1);
+    cache.set('c', claims(1e9), 2);
+    expect(cache.get('a', 3)).toBeDefined();
+    expect(cache.get('b', 3)).toBeUndefined();
+  });
+
   it('when it has 0 entries or 0 seconds, then the cache is off', () => {
     for (const c of [new VerifiedTokenCache(0, 60_000), new VerifiedTokenCache(10, 0)]) {
       c.set('a', claims(1e9), 0);

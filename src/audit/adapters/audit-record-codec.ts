@@ -1,3 +1,4 @@
+import { parseRfc3339 } from '../../kernel/rfc3339';
 import { AuditInterface, AuditRecord } from '../ports/audit-trail';
 
 const INTERFACES: ReadonlySet<string> = new Set<AuditInterface>(['legacy', 'graphql', 'camara']);
@@ -24,8 +25,8 @@ export function decodeRecord(line: string): AuditRecord | null {
   } catch {
     return null;
   }
-  const timeMs = str(o.time) ? Date.parse(o.time) : NaN;
-  if (!str(o.id) || Number.isNaN(timeMs) || !str(o.partner) || !str(o.interface) || !INTERFACES.has(o.interface) ||
+  const timeMs = parseRfc3339(o.time);
+  if (!str(o.id) || timeMs === undefined || !str(o.partner) || !str(o.interface) || !INTERFACES.has(o.interface) ||
     !str(o.operation) || !str(o.msisdn) || !str(o.code) || typeof o.http_status !== 'number' ||
     !strOrNull(o.txn_id) || !str(o.correlator) || !strOrNull(o.purpose) || typeof o.replayed !== 'boolean') {
     return null;

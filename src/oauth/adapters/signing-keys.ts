@@ -1,6 +1,7 @@
 import { KeyObject, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { CryptoKey, JSONWebKeySet, JWK, JWTVerifyGetKey, calculateJwkThumbprint, createLocalJWKSet, importJWK } from 'jose';
+import { isPlainObject } from '../../kernel/plain-object';
 
 /** The algorithms the service signs and accepts (CONTRACT §7): never HMAC, never `none`. */
 export const SIGNING_ALGORITHMS = ['ES256', 'RS256'] as const;
@@ -58,9 +59,9 @@ function keysFromJwkText(text: string, where: string): SourceKey[] {
   } catch {
     throw new Error(`${where} is neither valid JSON nor PEM`);
   }
-  const list = isObject(json) && Array.isArray(json.keys) ? (json.keys as unknown[]) : [json];
+  const list = isPlainObject(json) && Array.isArray(json.keys) ? (json.keys as unknown[]) : [json];
   return list.map((jwk, i) => {
-    if (!isObject(jwk) || typeof jwk.kty !== 'string') throw new Error(`${where}: key ${i} is not a JWK`);
+    if (!isPlainObject(jwk) || typeof jwk.kty !== 'string') throw new Error(`${where}: key ${i} is not a JWK`);
     let key: KeyObject;
     try {
       key = 'd' in jwk
@@ -127,6 +128,3 @@ async function buildKeyRing(keys: SourceKey[], where: string): Promise<KeyRing> 
   return { signing: signing!, jwks, verifyKey: createLocalJWKSet(jwks) };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}

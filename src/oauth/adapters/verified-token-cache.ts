@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 /** What a verified token said, before the partner is looked up again. */
 export interface VerifiedClaims {
@@ -19,43 +20,45 @@ interface Entry {
  * Tokens verified recently, keyed by the SHA-256 of the token (the token itself is not kept),
  * bounded in entries and age and never kept past the token's `exp`. A hit skips the signature
  * check, the costliest step of a CAMARA request that the cache answers.
+ *
+ * lru-cache keeps the bound (the least recently used token goes first); the deadline is ours,
+ * against the caller's clock, because a token is dead from its `exp` on, while lru-cache's TTL
+ * reads its own clock and serves an entry up to and including its last millisecond.
  */
 export class VerifiedTokenCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry> | undefined;
 
-  constructor(private readonly maxEntries: number, private readonly maxAgeMs: number) {}
+  constructor(maxEntries: number, private readonly maxAgeMs: number) {
+    // lru-cache needs a positive bound; 0 entries or 0 seconds turns the cache off.
+    if (maxEntries > 0 && maxAgeMs > 0) this.entries = new LRUCache({ max: maxEntries });
+  }
 
   static keyOf(token: string): string {
     return createHash('sha256').update(token).digest('base64url');
   }
 
   get(key: string, nowMs: number): VerifiedClaims | undefined {
-    const entry = this.entries.get(key);
+    const entry = this.entries?.get(key);
     if (!entry) return undefined;
     if (nowMs >= entry.untilMs) {
-      this.entries.delete(key);
+      this.entries?.delete(key);
       return undefined;
     }
     return entry.claims;
   }
 
   set(key: string, claims: VerifiedClaims, nowMs: number): void {
-    if (this.maxEntries === 0 || this.maxAgeMs === 0) return;
     const untilMs = Math.min(claims.expMs, nowMs + this.maxAgeMs);
     if (untilMs <= nowMs) return;
-    if (!this.entries.has(key) && this.entries.size >= this.maxEntries) {
-      // Map order is insertion order: the oldest entry goes first.
-      this.entries.delete(this.entries.keys().next().value as string);
-    }
-    this.entries.set(key, { claims, untilMs });
+    this.entries?.set(key, { claims, untilMs });
   }
 
   /** Forgets everything (keys rotated or removed: a cached verdict may no longer hold). */
   clear(): void {
-    this.entries.clear();
+    this.entries?.clear();
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entries?.size ?? 0;
   }
 }

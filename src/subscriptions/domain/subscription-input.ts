@@ -1,5 +1,7 @@
-import { PHONE_NUMBER } from '../../camara/camara-input';
+import { z } from 'zod/v4';
+import { PHONE_EXPECTATION, PHONE_NUMBER } from '../../camara/camara-input';
 import { BadRequestError } from '../../errors/domain-errors';
+import { fail, ownFieldsOf, ownObject, parseBody } from '../../kernel/body-schema';
 import { parseRfc3339 } from '../../kernel/rfc3339';
 import { InvalidCredentialError, InvalidProtocolError, InvalidTokenTypeError } from './subscription-errors';
 import { ACCESS_TOKEN_END_LEAD_MS, SWAPPED, SinkCredential } from './subscription';
@@ -7,6 +9,7 @@ import { ACCESS_TOKEN_END_LEAD_MS, SWAPPED, SinkCredential } from './subscriptio
 /*
  * The subscription request (sim-swap-subscriptions.yaml SubscriptionRequest). Unknown fields
  * are ignored, as the schema allows them (0.3.0 defines no `initialEvent`: one sent is ignored).
+ * The fields are listed in the order their problems are reported.
  */
 
 export interface SubscriptionRequest {
@@ -25,99 +28,125 @@ const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 /** Printable Latin-1: no C0 or C1 control characters, DEL, nor anything above U+00FF. */
 const BASIC_TEXT = /^[\u0020-\u007e\u00a0-\u00ff]+$/;
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+const INVALID_PROTOCOL = 'INVALID_PROTOCOL';
+const INVALID_TOKEN_TYPE = 'INVALID_TOKEN_TYPE';
+const INVALID_CREDENTIAL = 'INVALID_CREDENTIAL';
+
+function text(name: string) {
+  const message = `sinkCredential.${name} must be a non-empty string`;
+  return z.string(message).min(1, message).max(MAX_TEXT, message);
 }
 
-function field(body: Record<string, unknown>, name: string): unknown {
-  return Object.prototype.hasOwnProperty.call(body, name) ? body[name] : undefined;
+/**
+ * The instant this parse judges "in the future" against. The schema is built once (building a
+ * zod schema costs milliseconds, running it microseconds), so the time is not baked into it:
+ * parseSubscriptionRequest sets it right before its parse, which is synchronous.
+ */
+let parseNowMs = 0;
+
+/** An RFC 3339 date-time (the shared parser) more than `leadMs` after now: its text and instant. */
+function dateTimeAfterNow(name: string, leadMs: number, tooEarly: string) {
+  return z.unknown().transform((value, ctx) => {
+    const ms = parseRfc3339(value);
+    if (ms === undefined) return fail(ctx, `${name} must be a real RFC 3339 date-time with a time zone`);
+    if (ms <= parseNowMs + leadMs) return fail(ctx, tooEarly);
+    return { text: value as string, ms };
+  });
 }
 
-function text(body: Record<string, unknown>, name: string, at: string): string {
-  const v = field(body, name);
-  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_TEXT) throw new BadRequestError(`${at}${name} must be a non-empty string`);
-  return v;
+function sinkProblem(sink: string): string | undefined {
+  const url = URL.parse(sink);
+  if (url === null) return 'sink must be an absolute URL';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'sink must be an https URL';
+  if (url.username || url.password) return 'sink must not carry credentials; use sinkCredential';
+  return undefined;
 }
 
-/** An RFC 3339 date-time (the shared parser): its instant, or 400 INVALID_ARGUMENT naming the field. */
-export function parseDateTime(value: unknown, name: string): number {
-  const ms = parseRfc3339(value);
-  if (ms === undefined) throw new BadRequestError(`${name} must be a real RFC 3339 date-time with a time zone`);
-  return ms;
+const plainCredential = z.object({
+  credentialType: z.literal('PLAIN'),
+  identifier: text('identifier'),
+  secret: text('secret'),
+});
+
+/** What PLAIN needs beyond two texts, checked once both are texts. */
+function plainProblem(identifier: string, secret: string): string | undefined {
+  // Basic splits user and password at the first colon (RFC 7617 §2): a colon in the
+  // identifier would reach the sink as another user.
+  if (identifier.includes(':')) return 'sinkCredential.identifier must not contain ":"';
+  if (!BASIC_TEXT.test(identifier)) return 'sinkCredential.identifier must be printable Latin-1 text without control characters';
+  if (!BASIC_TEXT.test(secret)) return 'sinkCredential.secret must be printable Latin-1 text without control characters';
+  return undefined;
 }
 
-function credential(value: unknown, nowMs: number): SinkCredential {
-  if (!isPlainObject(value)) throw new BadRequestError('sinkCredential must be an object');
-  const type = field(value, 'credentialType');
-  if (typeof type !== 'string') throw new BadRequestError('sinkCredential.credentialType is required');
-  switch (type) {
-    case 'PLAIN': {
-      const identifier = text(value, 'identifier', 'sinkCredential.');
-      const secret = text(value, 'secret', 'sinkCredential.');
-      // Basic splits user and password at the first colon (RFC 7617 §2): a colon in the
-      // identifier would reach the sink as another user.
-      if (identifier.includes(':')) throw new BadRequestError('sinkCredential.identifier must not contain ":"');
-      if (!BASIC_TEXT.test(identifier)) throw new BadRequestError('sinkCredential.identifier must be printable Latin-1 text without control characters');
-      if (!BASIC_TEXT.test(secret)) throw new BadRequestError('sinkCredential.secret must be printable Latin-1 text without control characters');
-      return { credentialType: 'PLAIN', identifier, secret };
+/** The subscription ends, and says so with this token, a minute before it expires. */
+const accessTokenCredential = z.object({
+  credentialType: z.literal('ACCESSTOKEN'),
+  accessTokenType: z.unknown().refine((t) => t === 'bearer', { message: 'Only bearer token is supported', params: { kind: INVALID_TOKEN_TYPE } }),
+  // Sent as `Bearer <token>`: a character Node refuses in a header value would fail every delivery.
+  accessToken: text('accessToken').regex(TOKEN68, 'sinkCredential.accessToken must be a bearer token68 (A-Z a-z 0-9 - . _ ~ + / then optional =)'),
+  accessTokenExpiresUtc: dateTimeAfterNow('sinkCredential.accessTokenExpiresUtc', ACCESS_TOKEN_END_LEAD_MS,
+    `sinkCredential.accessTokenExpiresUtc must be more than ${ACCESS_TOKEN_END_LEAD_MS / 1000} s in the future`),
+});
+
+const CREDENTIAL_FIELDS = ['credentialType', 'identifier', 'secret', 'accessTokenType', 'accessToken', 'accessTokenExpiresUtc'];
+
+const credentialType = z.string('sinkCredential.credentialType is required').refine(
+  (t) => t === 'PLAIN' || t === 'ACCESSTOKEN',
+  { message: 'Only Access token (ACCESSTOKEN) and PLAIN credentials are supported', params: { kind: INVALID_CREDENTIAL } },
+);
+
+const credentialSchema = ownFieldsOf(CREDENTIAL_FIELDS, z.looseObject({ credentialType }, { error: 'sinkCredential must be an object' })
+  .pipe(z.discriminatedUnion('credentialType', [plainCredential, accessTokenCredential])))
+  .transform((c, ctx): SinkCredential => {
+    if (c.credentialType === 'ACCESSTOKEN') {
+      return { credentialType: 'ACCESSTOKEN', accessToken: c.accessToken, accessTokenExpiresUtc: c.accessTokenExpiresUtc.text, accessTokenType: 'bearer' };
     }
-    case 'ACCESSTOKEN': {
-      const tokenType = field(value, 'accessTokenType');
-      if (tokenType !== 'bearer') throw new InvalidTokenTypeError('Only bearer token is supported');
-      const accessToken = text(value, 'accessToken', 'sinkCredential.');
-      // Sent as `Bearer <token>`: a character Node refuses in a header value would fail every delivery.
-      if (!TOKEN68.test(accessToken)) throw new BadRequestError('sinkCredential.accessToken must be a bearer token68 (A-Z a-z 0-9 - . _ ~ + / then optional =)');
-      const expires = field(value, 'accessTokenExpiresUtc');
-      // The subscription ends, and says so with this token, a minute before it expires.
-      if (parseDateTime(expires, 'sinkCredential.accessTokenExpiresUtc') <= nowMs + ACCESS_TOKEN_END_LEAD_MS) {
-        throw new BadRequestError(`sinkCredential.accessTokenExpiresUtc must be more than ${ACCESS_TOKEN_END_LEAD_MS / 1000} s in the future`);
-      }
-      return { credentialType: 'ACCESSTOKEN', accessToken, accessTokenExpiresUtc: expires as string, accessTokenType: 'bearer' };
-    }
-    default:
-      throw new InvalidCredentialError('Only Access token (ACCESSTOKEN) and PLAIN credentials are supported');
-  }
-}
+    const problem = plainProblem(c.identifier, c.secret);
+    return problem === undefined ? { credentialType: 'PLAIN', identifier: c.identifier, secret: c.secret } : fail(ctx, problem);
+  });
 
-/** Parses the body; expiry against nowMs (a time in the past is INVALID_ARGUMENT, as the .feature says). */
+/** A time in the past is INVALID_ARGUMENT, as the .feature says. */
+const requestSchema = ownObject({
+  protocol: z.unknown()
+    .refine((p) => p !== undefined, 'protocol is required')
+    .refine((p) => p === undefined || p === 'HTTP', { message: 'Only HTTP is supported', params: { kind: INVALID_PROTOCOL } }),
+  sink: z.string('sink is required and must be a URL').min(1, 'sink is required and must be a URL')
+    .superRefine((sink, ctx) => {
+      const problem = sinkProblem(sink);
+      if (problem !== undefined) fail(ctx, problem);
+    }),
+  types: z.unknown().refine((t) => Array.isArray(t) && t.length === 1 && t[0] === SWAPPED, `types must be ["${SWAPPED}"]`),
+  config: ownObject({
+    subscriptionDetail: ownObject({
+      phoneNumber: z.string(PHONE_EXPECTATION).regex(PHONE_NUMBER, PHONE_EXPECTATION).optional(),
+    }, 'config.subscriptionDetail is required and must be an object'),
+    subscriptionExpireTime: dateTimeAfterNow('config.subscriptionExpireTime', 0, 'config.subscriptionExpireTime must be in the future').optional(),
+    subscriptionMaxEvents: z.number('config.subscriptionMaxEvents must be an integer of at least 1')
+      .refine(Number.isInteger, 'config.subscriptionMaxEvents must be an integer of at least 1')
+      .min(1, 'config.subscriptionMaxEvents must be an integer of at least 1').optional(),
+  }, 'config is required and must be an object'),
+  sinkCredential: credentialSchema.optional(),
+}, 'the request body must be a JSON object');
+
+const ERRORS: Record<string, new (message: string) => Error> = {
+  [INVALID_PROTOCOL]: InvalidProtocolError,
+  [INVALID_TOKEN_TYPE]: InvalidTokenTypeError,
+  [INVALID_CREDENTIAL]: InvalidCredentialError,
+};
+
+/** The request, or the error for its first problem; times in the future are judged against nowMs. */
 export function parseSubscriptionRequest(body: unknown, nowMs: number): SubscriptionRequest {
-  if (!isPlainObject(body)) throw new BadRequestError('the request body must be a JSON object');
-  const protocol = field(body, 'protocol');
-  if (protocol === undefined) throw new BadRequestError('protocol is required');
-  if (protocol !== 'HTTP') throw new InvalidProtocolError('Only HTTP is supported');
-  const sink = field(body, 'sink');
-  if (typeof sink !== 'string' || sink.length === 0) throw new BadRequestError('sink is required and must be a URL');
-  let url: URL;
-  try { url = new URL(sink); } catch { throw new BadRequestError('sink must be an absolute URL'); }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new BadRequestError('sink must be an https URL');
-  if (url.username || url.password) throw new BadRequestError('sink must not carry credentials; use sinkCredential');
-  const types = field(body, 'types');
-  if (!Array.isArray(types) || types.length !== 1 || types[0] !== SWAPPED) {
-    throw new BadRequestError(`types must be ["${SWAPPED}"]`);
-  }
-  const config = field(body, 'config');
-  if (!isPlainObject(config)) throw new BadRequestError('config is required and must be an object');
-  const detail = field(config, 'subscriptionDetail');
-  if (!isPlainObject(detail)) throw new BadRequestError('config.subscriptionDetail is required and must be an object');
+  parseNowMs = nowMs;
+  const result = parseBody(requestSchema, body);
+  if (!result.ok) throw new (ERRORS[result.kind ?? ''] ?? BadRequestError)(result.message);
+  const { sink, config, sinkCredential } = result.value;
   const out: SubscriptionRequest = { sink, types: [SWAPPED] };
-  const phone = field(detail, 'phoneNumber');
-  if (phone !== undefined) {
-    if (typeof phone !== 'string' || !PHONE_NUMBER.test(phone)) throw new BadRequestError('phoneNumber must be an E.164 number with a leading + (^\\+[1-9][0-9]{4,14}$)');
-    out.phoneNumber = phone;
+  if (config.subscriptionDetail.phoneNumber !== undefined) out.phoneNumber = config.subscriptionDetail.phoneNumber;
+  if (config.subscriptionExpireTime !== undefined) {
+    out.subscriptionExpireTime = config.subscriptionExpireTime.text;
+    out.expiresAtMs = config.subscriptionExpireTime.ms;
   }
-  const expire = field(config, 'subscriptionExpireTime');
-  if (expire !== undefined) {
-    const ms = parseDateTime(expire, 'config.subscriptionExpireTime');
-    if (ms <= nowMs) throw new BadRequestError('config.subscriptionExpireTime must be in the future');
-    out.subscriptionExpireTime = expire as string;
-    out.expiresAtMs = ms;
-  }
-  const max = field(config, 'subscriptionMaxEvents');
-  if (max !== undefined) {
-    if (typeof max !== 'number' || !Number.isInteger(max) || max < 1) throw new BadRequestError('config.subscriptionMaxEvents must be an integer of at least 1');
-    out.maxEvents = max;
-  }
-  const cred = field(body, 'sinkCredential');
-  if (cred !== undefined) out.credential = credential(cred, nowMs);
+  if (config.subscriptionMaxEvents !== undefined) out.maxEvents = config.subscriptionMaxEvents;
+  if (sinkCredential !== undefined) out.credential = sinkCredential;
   return out;
 }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Clock } from '../../kernel/clock';
 import { Cache, CacheEntry, CacheRead, EVICTION_HOLD_S } from '../ports/state-store';
 
@@ -13,7 +14,9 @@ interface Eviction {
 }
 
 /**
- * A bounded LRU with per-entry TTLs: the embedded default and the Redis fallback.
+ * A bounded LRU with per-entry TTLs: the embedded default and the Redis fallback. lru-cache
+ * keeps the recency order and the bound; the TTL is checked here against the injected clock
+ * (lru-cache's own TTL reads performance.now() and takes a start time of 0 for "no TTL").
  *
  * Versions are numbers from one counter, new on every write and eviction. Evictions are kept
  * apart from the entries, for EVICTION_HOLD_S, so that LRU pressure on the entries can never
@@ -21,18 +24,19 @@ interface Eviction {
  * write based on a read from before the eviction (which saw another version) is refused.
  */
 export class MemoryCache implements Cache {
-  private readonly slots = new Map<string, Slot>();
+  private readonly slots: LRUCache<string, Slot>;
+  /** Every eviction has the same hold, so insertion order is expiry order: a queue, not an LRU. */
   private readonly evictions = new Map<string, Eviction>();
   private nextVersion = 0;
 
-  constructor(private readonly clock: Clock, private readonly maxEntries: number) {}
+  constructor(private readonly clock: Clock, private readonly maxEntries: number) {
+    this.slots = new LRUCache({ max: maxEntries });
+  }
 
   async get(key: string): Promise<CacheRead> {
     const slot = this.liveSlot(key);
     if (!slot) return { entry: null, version: this.evictionVersion(key) };
-    // Re-inserting moves the key to the young end: Map order is the LRU order.
-    this.slots.delete(key);
-    this.slots.set(key, slot);
+    this.slots.get(key); // a read is a use: the key moves to the young end
     return { entry: slot.entry, version: slot.version };
   }
 
@@ -40,12 +44,8 @@ export class MemoryCache implements Cache {
     if (ttlS <= 0) return false;
     const current = this.liveSlot(key);
     if ((current ? current.version : this.evictionVersion(key)) !== version) return false;
-    this.slots.delete(key);
+    // Past the bound, lru-cache drops the least recently used entry.
     this.slots.set(key, { entry, expiresAtMs: this.clock.nowMs() + ttlS * 1000, version: this.newVersion() });
-    while (this.slots.size > this.maxEntries) {
-      const oldest = this.slots.keys().next().value as string;
-      this.slots.delete(oldest);
-    }
     return true;
   }
 
@@ -68,7 +68,7 @@ export class MemoryCache implements Cache {
   }
 
   private liveSlot(key: string): Slot | undefined {
-    const slot = this.slots.get(key);
+    const slot = this.slots.peek(key);
     if (slot && slot.expiresAtMs < this.clock.nowMs()) {
       this.slots.delete(key);
       return undefined;

@@ -7,6 +7,7 @@ import { BreakerState, Metrics, UpstreamOutcome } from '../ports/metrics';
 import { UpstreamName } from '../ports/upstreams';
 import { Logger } from '../../observability/logger';
 import { BreakerOptions } from './breaker-options';
+import { isPlainObject } from '../../kernel/plain-object';
 
 export interface HttpUpstreamOptions<T> {
   name: UpstreamName;
@@ -54,8 +55,7 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
  */
 export function isNotASubscriber(contentType: unknown, body: unknown, msisdn: string): boolean {
   if (typeof contentType !== 'string' || !JSON_TYPE.test(contentType)) return false;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
-  return (body as { msisdn?: unknown }).msisdn === msisdn;
+  return isPlainObject(body) && body.msisdn === msisdn;
 }
 
 /**
