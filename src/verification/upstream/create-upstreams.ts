@@ -39,8 +39,16 @@ export async function createUpstreams(deps: { logger: Logger; metrics: Metrics }
   };
   const onBreakerChange = (upstream: string, state: string, lastFailure?: object) => logger.warn({ upstream, state, lastFailure }, 'circuit breaker changed state');
   const shared = { maxSockets: config.UPSTREAM_MAX_SOCKETS, breaker, metrics, onBreakerChange, logger };
-  const hlr = new HlrHttpClient({ baseUrl: hlrUrl, timeoutMs: config.HLR_TIMEOUT_MS, ...shared });
-  const sim = new SimHttpClient({ baseUrl: simUrl, timeoutMs: config.SIM_TIMEOUT_MS, ...shared });
+  let hlr: HlrHttpClient;
+  let sim: SimHttpClient;
+  try {
+    hlr = new HlrHttpClient({ baseUrl: hlrUrl, timeoutMs: config.HLR_TIMEOUT_MS, ...shared });
+    sim = new SimHttpClient({ baseUrl: simUrl, timeoutMs: config.SIM_TIMEOUT_MS, ...shared });
+  } catch (err) {
+    // Not yet on the lifecycle's list: the simulator this factory started is its own to close.
+    await simulator?.close();
+    throw err;
+  }
   return {
     hlr, sim,
     ...(simulator ? { simulator, simulatorUrl } : {}),
