@@ -1,34 +1,19 @@
-import express, { ErrorRequestHandler, Express, RequestHandler } from 'express';
-import { AccessTokenVerifier } from '../oauth/ports/access-tokens';
+import express, { Express } from 'express';
 import { Logger } from '../observability/logger';
-import { SubscriptionRoutesDeps, subscriptionRoutes } from '../subscriptions/subscription-routes';
-import { TokenRouteDeps, tokenRoute } from '../oauth/routes/token-route';
-import { WellKnownRoutesDeps, wellKnownRoutes } from '../oauth/routes/well-known-routes';
 import { correlator } from './correlator';
 import { errorMiddleware, notFound } from '../legacy-rest/error-middleware';
-import { EventsRoutesDeps, eventsRoutes } from '../verification/swap-events-routes';
 import { CAMARA_OPENAPI_PATH, defaultCamaraOpenapiFile, openapiRoute } from './openapi-route';
-import { OpsRoutesDeps, opsRoutes } from '../ops/ops-routes';
 import { RequestMetrics, requestLog } from './request-log';
+import { Routes } from './routes';
 import { securityHeaders } from './security-headers';
-import { VerificationRoutesDeps, verificationRoutes } from '../legacy-rest/verification-routes';
 
 export interface AppDeps {
   logger: Logger;
   requestMetrics: RequestMetrics;
-  verification: VerificationRoutesDeps;
-  events: EventsRoutesDeps;
-  ops: OpsRoutesDeps;
-  /** Verifies `Authorization: Bearer` access tokens for the CAMARA routes (CONTRACT §7). */
-  accessTokens: AccessTokenVerifier;
-  /** The built-in OAuth 2.0 issuer's routes; absent when OAUTH_BUILTIN=false. */
-  oauth?: { token: TokenRouteDeps; wellKnown: WellKnownRoutesDeps };
-  /** The CAMARA APIs (CONTRACT §7): each one's routes and ErrorInfo handler (createSimSwapApi, createKycTenureApi, …). */
-  camaraApis?: Array<[RequestHandler, ErrorRequestHandler]>;
-  /** SIM Swap Subscriptions (CONTRACT §8); absent: not served. */
-  subscriptions?: Omit<SubscriptionRoutesDeps, 'tokens'>;
-  /** Extra handlers mounted before the 404 (GraphQL). */
-  extra?: RequestHandler[];
+  /** The feature modules' routes, mounted in this order before everything else. */
+  routes: Routes;
+  /** Probes, /metrics and /internal/events/*: here unless adminElsewhere. */
+  adminRoutes: Routes;
   /** Reverse proxies whose X-Forwarded-For is trusted for req.ip (TRUST_PROXY_HOPS); 0 or absent: none. */
   trustProxyHops?: number;
   /**
@@ -38,25 +23,9 @@ export interface AppDeps {
   adminElsewhere?: boolean;
 }
 
-export type AdminAppDeps = Pick<AppDeps, 'logger' | 'requestMetrics' | 'ops' | 'events'>;
+export type AdminAppDeps = Pick<AppDeps, 'logger' | 'requestMetrics' | 'adminRoutes'>;
 
-/** The admin listener's application (ADMIN_PORT): probes, metrics and SIM-management's events only. */
-export function createAdminApp(deps: AdminAppDeps): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use(securityHeaders);
-  app.use(correlator);
-  app.use(requestLog(deps.logger, deps.requestMetrics));
-  app.use(opsRoutes(deps.ops));
-  app.use(eventsRoutes(deps.events));
-  app.use(notFound);
-  app.use(errorMiddleware(deps.logger));
-  return app;
-}
-
-/** Builds the HTTP application without listening: tests and the composition root share it. */
-export function createApp(deps: AppDeps): Express {
+function baseApp(deps: Pick<AppDeps, 'logger' | 'requestMetrics' | 'trustProxyHops'>): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -64,19 +33,26 @@ export function createApp(deps: AppDeps): Express {
   app.use(securityHeaders);
   app.use(correlator);
   app.use(requestLog(deps.logger, deps.requestMetrics));
+  return app;
+}
+
+/** The admin listener's application (ADMIN_PORT): probes, metrics and SIM-management's events only. */
+export function createAdminApp(deps: AdminAppDeps): Express {
+  const app = baseApp(deps);
+  for (const r of deps.adminRoutes) app.use(r);
+  app.use(notFound);
+  app.use(errorMiddleware(deps.logger));
+  return app;
+}
+
+/** Builds the HTTP application without listening: tests and the composition root share it. */
+export function createApp(deps: AppDeps): Express {
+  const app = baseApp(deps);
   // Partner operations first: they carry the load, and every router passed costs each request.
-  app.use(verificationRoutes(deps.verification));
-  for (const api of deps.camaraApis ?? []) app.use(api);
-  if (deps.subscriptions) app.use(subscriptionRoutes({ ...deps.subscriptions, tokens: deps.accessTokens }));
-  if (!deps.adminElsewhere) app.use(opsRoutes(deps.ops));
+  for (const r of deps.routes) app.use(r);
+  if (!deps.adminElsewhere) for (const r of deps.adminRoutes) app.use(r);
   app.use(openapiRoute());
   app.use(openapiRoute(defaultCamaraOpenapiFile(), CAMARA_OPENAPI_PATH));
-  if (!deps.adminElsewhere) app.use(eventsRoutes(deps.events));
-  if (deps.oauth) {
-    app.use(tokenRoute(deps.oauth.token));
-    app.use(wellKnownRoutes(deps.oauth.wellKnown));
-  }
-  for (const h of deps.extra ?? []) app.use(h);
   app.use(notFound);
   app.use(errorMiddleware(deps.logger));
   return app;

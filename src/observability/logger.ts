@@ -80,5 +80,8 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     // The request's correlator on every line it causes, whichever module logs it; a field the
     // call gives itself wins (pino merges the call's object over the mixin's).
     mixin: () => requestContext.getStore() ?? NO_CONTEXT,
+    // pino's default merge assigns the call's fields onto the mixin's object, which is shared (the
+    // request's context, or NO_CONTEXT): one line's fields would then appear on every later line.
+    mixinMergeStrategy: (mergeObject, mixinObject) => ({ ...mixinObject, ...mergeObject }),
   }, destination);
 }

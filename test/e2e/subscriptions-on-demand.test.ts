@@ -1,7 +1,7 @@
 import { FilePartnerRegistry } from '../../src/partners/file-partner-registry';
 import { defaultPartnersPath } from '../../src/kernel/repo-paths';
 import { Redis } from 'ioredis';
-import { createSubscriptionAdapters } from '../../src/subscriptions/delivery/create-subscriptions';
+import { createSubscriptionAdapters } from '../../src/subscriptions/delivery/create-subscription-adapters';
 import { OnDemandDelivery } from '../../src/subscriptions/delivery/on-demand-delivery';
 import { queueMetaKey, webhookQueueInUse } from '../../src/subscriptions/delivery/webhook-queue';
 import { loadConfig } from '../../src/config/config';

@@ -1,7 +1,7 @@
 import { ConfigMap } from 'kubernetes-models/v1';
 import { ADMIN_PORT, APP, labels, secrets, shutdown } from './settings.mjs';
 
-/** Settings that are not secret. Names are the service's own (src/config/config.ts; tested). */
+/** Settings that are not secret. Names are the service's own (src/config/*-settings.ts; tested). */
 export function configMap(): ConfigMap {
   return new ConfigMap({
     metadata: { name: `${APP}-config`, labels },

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { Config } from '../../config/config';
+import { AuditSettings } from '../../config/audit-settings';
 import { AuditRecord, AuditTrail } from '../ports/audit-trail';
 import { Clock } from '../../kernel/clock';
 import { Logger } from '../../observability/logger';
@@ -49,7 +49,7 @@ function journalErrorLog(logger: Logger): (err: Error) => void {
 }
 
 /** PostgreSQL when AUDIT_DATABASE_URL is set, else month files under AUDIT_DIR; the spool is under AUDIT_DIR either way. */
-export function createAuditWriter(config: Config, deps: AuditWriterDeps): AuditWriter {
+export function createAuditWriter(config: AuditSettings, deps: AuditWriterDeps): AuditWriter {
   if (!config.AUDIT_ENABLED) {
     deps.logger.warn('AUDIT_ENABLED=false: verifications leave no audit record (CONTRACT §9 requires one)');
     return offWriter;

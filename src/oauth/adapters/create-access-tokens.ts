@@ -1,4 +1,4 @@
-import { Config } from '../../config/config';
+import { OauthSettings } from '../../config/oauth-settings';
 import { Clock } from '../../kernel/clock';
 import { PartnerRegistry } from '../../partners/partners';
 import { Logger } from '../../observability/logger';
@@ -23,7 +23,7 @@ export interface AccessTokensDeps {
 }
 
 /** Builds the issuers and the verifier from config: keys imported once, external keys prefetched. */
-export async function createAccessTokens(config: Config, deps: AccessTokensDeps): Promise<AccessTokens> {
+export async function createAccessTokens(config: OauthSettings, deps: AccessTokensDeps): Promise<AccessTokens> {
   const audience = () => config.OAUTH_AUDIENCE ?? deps.publicUrl();
   const issuers: TrustedIssuer[] = [];
   let builtin: BuiltinIssuer | undefined;

@@ -1,5 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
-import { Config } from '../../config/config';
+import { StateSettings } from '../../config/state-settings';
 import { Clock } from '../../kernel/clock';
 import { Metrics } from '../ports/metrics';
 import { StateStore } from '../ports/state-store';
@@ -34,7 +34,7 @@ export function degradedTxnBudgetBytes(heapSizeLimit = getHeapStatistics().heap_
  * The state store the config asks for: process memory when neither REDIS_URL nor
  * REDIS_CLUSTER_NODES is set (one instance only), else Redis behind the in-memory fallback.
  */
-export function createStateStore(config: Config, deps: StateStoreDeps): StateStore {
+export function createStateStore(config: StateSettings, deps: StateStoreDeps): StateStore {
   const { clock, logger, metrics } = deps;
   const memory = new MemoryStateStore({
     clock,

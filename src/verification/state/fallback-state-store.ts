@@ -1,28 +1,14 @@
-import { UpstreamUnavailableError } from '../../errors/domain-errors';
 import { Clock } from '../../kernel/clock';
 import { Metrics } from '../ports/metrics';
-import {
-  Admission, AdmissionControl, AdmissionRequest, Cache, CacheEntry, CacheRead, RateDecision, RateLimit, RateLimiter, StateStore, StoreMode, TxnClaim, TxnStore,
-} from '../ports/state-store';
+import { AdmissionControl, Cache, RateLimiter, StateStore, StoreMode, TxnStore } from '../ports/state-store';
 import { Logger } from '../../observability/logger';
 import { DegradedTxnBudget } from './degraded-txn-budget';
+import { RoutedParts, SharedBackend, routedAdmission, routedCache, routedRateLimiter, routedTxns } from './fallback-routing';
 import { MemoryStateStore } from './memory-state-store';
 import type { ConnectionEvent } from './redis-connection';
 import { OutageJournal } from './redis-outage-journal';
 
-/** The shared store the fallback protects (RedisStateStore), seen through what the fallback needs. */
-export interface SharedBackend extends StateStore {
-  onConnection(listener: (event: ConnectionEvent, err?: Error) => void): void;
-  /** Resolves only when every node of the backend answers. */
-  probe(): Promise<void>;
-  /** True for "cannot serve now" errors; false for a command's own error, which must surface. */
-  isUnavailable(err: unknown): boolean;
-  /**
-   * True when a single command's own timeout already bounds a call (standalone: no
-   * redirections, no offline queue), so the fallback need not arm a deadline of its own.
-   */
-  readonly boundsEachCall: boolean;
-}
+export type { SharedBackend } from './fallback-routing';
 
 export interface FallbackDeps {
   clock: Clock;
@@ -78,13 +64,11 @@ export class FallbackStateStore implements StateStore {
       overflowLogged = true;
     });
     this.budget = new DegradedTxnBudget(memory.txns, this.journal, deps.maxDegradedTxnBytes, deps);
-    this.cache = this.fallbackCache();
-    this.txns = this.fallbackTxns();
-    this.rateLimiter = {
-      take: (key: string, limit: RateLimit, cost?: number): Promise<RateDecision> =>
-        this.route(() => shared.rateLimiter.take(key, limit, cost), () => memory.rateLimiter.take(key, limit, cost)),
-    };
-    this.admission = this.fallbackAdmission();
+    const parts: RoutedParts = { shared, memory, journal: this.journal, budget: this.budget, clock: deps.clock, route: (op, fallback) => this.route(op, fallback) };
+    this.cache = routedCache(parts);
+    this.txns = routedTxns(parts);
+    this.rateLimiter = routedRateLimiter(parts);
+    this.admission = routedAdmission(parts);
     shared.onConnection((event, err) => this.onConnection(event, err));
     this.timer = setInterval(() => void this.check(), deps.probeIntervalMs);
     this.timer.unref();
@@ -116,81 +100,6 @@ export class FallbackStateStore implements StateStore {
     clearInterval(this.timer);
     await this.shared.close();
     await this.memory.close();
-  }
-
-  private fallbackCache(): Cache {
-    const { shared, journal } = this;
-    // An eviction queued during the outage reaches Redis before the key is used again.
-    const settled = async (key: string) => {
-      if (journal.hasEviction(key)) await journal.settleEviction(key, shared.cache);
-    };
-    return {
-      get: (key: string): Promise<CacheRead> => this.route(async () => {
-        await settled(key);
-        return shared.cache.get(key);
-      }, async () => ({ entry: null, version: null })),
-      set: (key: string, entry: CacheEntry, ttlS: number, version: string | null): Promise<boolean> => this.route(async () => {
-        await settled(key);
-        return shared.cache.set(key, entry, ttlS, version);
-      }, async () => false),
-      delete: (keys: readonly string[]): Promise<void> => this.route(() => shared.cache.delete(keys), async () => {
-        // Other instances may still read the entries from Redis: do not claim they are gone.
-        journal.evicted(keys);
-        throw new UpstreamUnavailableError('state store unavailable; eviction queued, retry the event', 1);
-      }),
-    };
-  }
-
-  private fallbackTxns(): TxnStore {
-    const { shared, memory, journal } = this;
-    const now = () => this.deps.clock.nowMs();
-    // What this instance did to a txn_id during the outage reaches Redis before anything else.
-    const settled = async (key: string) => {
-      if (journal.hasTxn(key)) await journal.settleTxn(key, shared.txns, now());
-    };
-    return {
-      claim: (key: string, fingerprint: string, ttlS: number): Promise<TxnClaim> => this.route(async () => {
-        await settled(key);
-        return shared.txns.claim(key, fingerprint, ttlS);
-      }, async () => {
-        this.budget.admitNew(key);
-        const claim = await memory.txns.claim(key, fingerprint, ttlS);
-        if (claim.status === 'claimed') journal.claimed(key);
-        return claim;
-      }),
-      complete: (key: string, fingerprint: string, outcome: string, ttlS: number): Promise<void> => this.route(async () => {
-        await settled(key);
-        await shared.txns.complete(key, fingerprint, outcome, ttlS);
-      }, async () => {
-        // Never refused: the answer is already given, and forgetting it would allow a duplicate.
-        await memory.txns.complete(key, fingerprint, outcome, ttlS);
-        journal.completed(key);
-      }),
-      release: (key: string, fingerprint: string): Promise<void> => this.route(async () => {
-        await settled(key);
-        await shared.txns.release(key, fingerprint);
-      }, async () => {
-        await memory.txns.release(key, fingerprint);
-        journal.released(key, fingerprint, now());
-      }),
-    };
-  }
-
-  private fallbackAdmission(): AdmissionControl {
-    const { shared, memory, journal } = this;
-    const now = () => this.deps.clock.nowMs();
-    return {
-      admit: (req: AdmissionRequest): Promise<Admission> => this.route(async () => {
-        if (req.txn && journal.hasTxn(req.txn.key)) await journal.settleTxn(req.txn.key, shared.txns, now());
-        return shared.admission.admit(req);
-      }, async () => {
-        // Before the rate limit: a refused request is not charged.
-        if (req.txn) this.budget.admitNew(req.txn.key);
-        const admission = await memory.admission.admit(req);
-        if (req.txn && admission.status === 'admitted' && admission.claim?.status === 'claimed') journal.claimed(req.txn.key);
-        return admission;
-      }),
-    };
   }
 
   /** Runs op on the shared store while it is up; on unavailability degrades and runs the fallback. */

@@ -1,4 +1,5 @@
-import { Config, webhookPartnerConcurrency } from '../../config/config';
+import { StateSettings, usesRedis } from '../../config/state-settings';
+import { SubscriptionSettings, webhookPartnerConcurrency } from '../../config/subscription-settings';
 import { EventDelivery, SinkPolicy } from '../ports/event-delivery';
 import { PartnerRegistry } from '../../partners/partners';
 import { SubscriptionStore } from '../ports/subscription-store';
@@ -25,7 +26,7 @@ export interface SubscriptionAdapters {
 }
 
 /** Subscriptions and deliveries where the state lives: Redis (standalone or Cluster) with BullMQ once needed, else process memory. */
-export function createSubscriptionAdapters(config: Config, adapterDeps: { logger: Logger; metrics: WebhookMetrics; partners: PartnerRegistry }): SubscriptionAdapters {
+export function createSubscriptionAdapters(config: SubscriptionSettings & StateSettings, adapterDeps: { logger: Logger; metrics: WebhookMetrics; partners: PartnerRegistry }): SubscriptionAdapters {
   const { partners, ...deps } = adapterDeps;
   const rules = { allowHttp: config.SINK_ALLOW_HTTP, allowPrivate: config.SINK_ALLOW_PRIVATE };
   const resolve = createSinkResolver({ servers: config.SINK_DNS_SERVERS?.split(',') ?? [], timeoutMs: config.SINK_DNS_TIMEOUT_MS });
@@ -41,7 +42,7 @@ export function createSubscriptionAdapters(config: Config, adapterDeps: { logger
   const cipher = createCredentialCipher(loadCredentialKey(config.SINK_CREDENTIALS_KEY_FILE));
   let store: SubscriptionStore;
   let delivery: EventDelivery;
-  if (config.REDIS_URL || config.REDIS_CLUSTER_NODES) {
+  if (usesRedis(config)) {
     const client = createRedisClient({ url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, commandTimeoutMs: Math.max(config.REDIS_COMMAND_TIMEOUT_MS, 1000) });
     client.on('error', () => { /* reported by the state store's own client; commands fail fast as 503 */ });
     if (!config.SINK_CREDENTIALS_KEY_FILE) deps.logger.warn('SINK_CREDENTIALS_KEY_FILE unset: sink credentials are encrypted with a key of this process only; other instances, and this one after a restart, cannot deliver to sinks that need one');

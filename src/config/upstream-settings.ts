@@ -1,0 +1,31 @@
+import { SettingsOf, SettingsRule, httpUrl, int, issue } from './setting-types';
+import { ServerSettings } from './server-settings';
+
+/** The HLR and SIM-management upstreams: where, deadlines, sockets, circuit breakers. */
+export const upstreamSettings = {
+  /** Upstreams; when both are unset (not in production) the simulator runs in-process. */
+  HLR_URL: httpUrl.optional(),
+  SIM_URL: httpUrl.optional(),
+  /** Per-call deadlines; the call is aborted when they pass. */
+  HLR_TIMEOUT_MS: int(10, 60_000, 2000),
+  SIM_TIMEOUT_MS: int(10, 60_000, 2000),
+  UPSTREAM_MAX_SOCKETS: int(1, 10_000, 256),
+  /** Circuit breakers: open when this % of at least VOLUME calls in the window fail. */
+  BREAKER_ERROR_THRESHOLD_PERCENT: int(1, 100, 50),
+  BREAKER_VOLUME_THRESHOLD: int(1, 100_000, 20),
+  BREAKER_WINDOW_MS: int(1000, 600_000, 10_000),
+  BREAKER_RESET_TIMEOUT_MS: int(100, 600_000, 10_000),
+};
+
+export type UpstreamSettings = SettingsOf<typeof upstreamSettings>;
+
+export const upstreamPairRule: SettingsRule<UpstreamSettings> = (c, ctx) => {
+  if ((c.HLR_URL === undefined) !== (c.SIM_URL === undefined)) {
+    issue(ctx, c.HLR_URL ? 'SIM_URL' : 'HLR_URL', 'HLR_URL and SIM_URL must be set together');
+  }
+};
+
+/** No simulator in production. */
+export const productionUpstreamRule: SettingsRule<UpstreamSettings & Pick<ServerSettings, 'NODE_ENV'>> = (c, ctx) => {
+  if (c.NODE_ENV === 'production' && !c.HLR_URL) issue(ctx, 'HLR_URL', 'is required in production');
+};

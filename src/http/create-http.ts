@@ -1,0 +1,94 @@
+import http from 'node:http';
+import { ServerSettings, readinessDelayMs } from '../config/server-settings';
+import { Logger } from '../observability/logger';
+import { createAdminApp, createApp } from './app';
+import { createHttpServer, listen, shownHost } from './http-listener';
+import { prepareShutdown } from './http-shutdown';
+import { RequestMetrics } from './request-log';
+import { Routes } from './routes';
+
+export interface HttpDeps {
+  logger: Logger;
+  requestMetrics: RequestMetrics;
+  /** The feature modules' routes on the partners' port, in order. */
+  routes: Routes;
+  /** Probes, metrics, events: on ADMIN_PORT when set, else on the partners' port. */
+  adminRoutes: Routes;
+  /** Told of the partners' address once it listens, before any request is served. */
+  onListening(url: string): void;
+  /** Called first on close, while the listeners still serve: /readyz starts answering 503. */
+  onShutdown(): void;
+}
+
+export interface HttpListeners {
+  url: string;
+  port: number;
+  adminUrl?: string;
+  adminPort?: number;
+  /** Ends the readiness delay of a close() under way (or about to start): drain at once. */
+  drainNow: () => void;
+  /**
+   * Says Connection: close on every response at once and keeps serving for the readiness
+   * delay; then stops accepting and lets in-flight requests finish (up to SHUTDOWN_GRACE_MS).
+   */
+  close(): Promise<void>;
+}
+
+/** The partners' listener and, with ADMIN_PORT, the admin one (CONTRACT §4, §10). */
+export async function createHttp(deps: HttpDeps, config: ServerSettings): Promise<HttpListeners> {
+  const { logger } = deps;
+  let closing: Promise<void> | undefined;
+  let delaySkipped = false;
+  let endDelay: (() => void) | undefined;
+  const server = createHttpServer(config);
+  // First on 'request', before the app can write a response: it decides Connection: close.
+  const shutdown = prepareShutdown(server);
+  // ADMIN_PORT: probes, metrics and events on a listener of their own, which a NetworkPolicy
+  // can keep away from the partners' ingress (CONTRACT §4).
+  const adminServer = config.ADMIN_PORT === undefined ? undefined : createHttpServer(config);
+  const adminShutdown = adminServer && prepareShutdown(adminServer);
+  const { routes, adminRoutes, requestMetrics } = deps;
+  server.on('request', createApp({ logger, requestMetrics, routes, adminRoutes, trustProxyHops: config.TRUST_PROXY_HOPS, adminElsewhere: adminServer !== undefined }));
+  adminServer?.on('request', createAdminApp({ logger, requestMetrics, adminRoutes }));
+  // Expect: 100-continue: the app answers, and the body parser sends 100 Continue only once the
+  // request is authenticated and its declared size accepted (src/http/expect-continue.ts).
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => server.emit('request', req, res));
+
+  const port = await listen(server, config.PORT, config.HOST);
+  const url = `http://${shownHost(config.HOST)}:${port}`;
+  deps.onListening(url);
+  const listeners: HttpListeners = { url, port, drainNow: () => { delaySkipped = true; endDelay?.(); }, close: () => (closing ??= close()) };
+  // After the partners' port: a probe that passes means the partners' port is open.
+  if (adminServer) {
+    const adminHost = config.ADMIN_HOST ?? config.HOST;
+    try {
+      listeners.adminPort = await listen(adminServer, config.ADMIN_PORT ?? 0, adminHost);
+    } catch (err) {
+      server.close();
+      throw new Error(`ADMIN_PORT ${config.ADMIN_PORT} on ${adminHost}: ${(err as Error).message}`, { cause: err });
+    }
+    listeners.adminUrl = `http://${shownHost(adminHost)}:${listeners.adminPort}`;
+  }
+
+  async function close(): Promise<void> {
+    // Not ready at once, while still serving: a balancer needs a few seconds to stop sending
+    // here, and until then new connections must still be accepted (CONTRACT §10).
+    deps.onShutdown();
+    shutdown.announce();
+    const delayMs = readinessDelayMs(config);
+    if (delayMs > 0 && !delaySkipped) {
+      logger.info({ delayMs }, 'shutting down: /readyz answers 503; still serving until the readiness delay ends');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delayMs);
+        endDelay = () => { clearTimeout(timer); resolve(); };
+      });
+    }
+    logger.info({ graceMs: config.SHUTDOWN_GRACE_MS }, 'shutting down: closing the listener, finishing in-flight requests');
+    await shutdown.drain(config.SHUTDOWN_GRACE_MS);
+    // The admin listener last: until the partners' requests are done, /readyz keeps saying
+    // shutting_down and /metrics keeps being scraped. Its own requests are short.
+    adminShutdown?.announce();
+    await adminShutdown?.drain(config.SHUTDOWN_GRACE_MS);
+  }
+  return listeners;
+}
