@@ -107,7 +107,7 @@ async function send(pool: Pool, origin: string, basePath: string, config: Intern
     request.path = pathOf(origin, basePath, config);
     const res = await pool.request({
       path: request.path,
-      method: (config.method ?? 'get').toUpperCase() as 'GET',
+      method: (config.method ?? 'get').toUpperCase(),
       headers: (config.headers as AxiosHeaders).toJSON() as Record<string, string>,
       body: (config.data as string | Buffer | undefined) ?? null,
       ...(signal ? { signal } : {}),
@@ -140,7 +140,7 @@ async function send(pool: Pool, origin: string, basePath: string, config: Intern
       const message = config.timeoutErrorMessage ?? `timeout of ${config.timeout}ms exceeded`;
       throw new AxiosError(message, config.transitional?.clarifyTimeoutError ? AxiosError.ETIMEDOUT : AxiosError.ECONNABORTED, config, request);
     }
-    throw AxiosError.from(err as Error, (err as { code?: string }).code, config, request);
+    throw AxiosError.from(err, (err as { code?: string }).code, config, request);
   } finally {
     clearTimeout(timer);
   }
