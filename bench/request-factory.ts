@@ -100,7 +100,7 @@ export class RequestFactory {
       const bearers = this.creds.mixBearers ?? [];
       if (bearers.length === 0) throw new Error('mix-m1 needs M1\'s partners\' access tokens (creds.mixBearers)');
       const authorization = `Bearer ${bearers[this.mixPartner++ % bearers.length]}`;
-      return { path: CAMARA_CHECK, body: `{"phoneNumber":"+${this.distinctNumber(true)}","maxAge":240}`, headers: { ...JSON_HEADERS, authorization } };
+      return { path: CAMARA_CHECK, body: `{"phoneNumber":"+${this.distinctNumber(true, true)}","maxAge":240}`, headers: { ...JSON_HEADERS, authorization } };
     }
     if (slot === 18) return { path: `${SIM_SWAP}?${this.queryFor('kyc-distinct')}`, body: this.body(this.distinctNumber(true)), headers };
     return { path: `${KYC}?${this.queryFor('kyc-bad-sig')}`, body: this.body(HOT_NUMBERS[this.hot++ % HOT_NUMBERS.length]), headers };
@@ -122,11 +122,16 @@ export class RequestFactory {
     return `{"txn_id":"${this.txnPrefix}${(this.txnCounter++).toString(36)}","msisdn":"${msisdn}"}`;
   }
 
-  /** A number never sent before in this run; for SIM swap, one the synthetic simulator knows (no 404s). */
-  private distinctNumber(subscribersOnly: boolean): string {
+  /**
+   * A number never sent before in this run; for SIM swap, one the synthetic simulator knows (no
+   * 404s); for CAMARA (`live`), one whose subscription is not terminated either (CAMARA's 404).
+   */
+  private distinctNumber(subscribersOnly: boolean, live = false): string {
     for (;;) {
       const n = `2556${String(this.numberCounter++).padStart(8, '0')}`;
-      if (!subscribersOnly || syntheticSubscriber(n, new Date(0)) !== null) return n;
+      if (!subscribersOnly) return n;
+      const s = syntheticSubscriber(n, new Date(0));
+      if (s !== null && (!live || s.status !== 'terminated')) return n;
     }
   }
 

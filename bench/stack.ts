@@ -25,6 +25,8 @@ export interface Stack {
   partnersFile: string;
   /** The built-in OAuth issuer's signing key (P-256 PEM, in the bench's temp dir): production requires a file. */
   signingKeyFile: string;
+  /** The sink-credential key (32 random bytes, base64): production with Redis requires a file. */
+  sinkKeyFile: string;
   creds: Credentials;
   /** The audit trail's PostgreSQL, when S1+auditPG runs. */
   auditPg?: PostgresProcess;
@@ -58,6 +60,8 @@ export async function startStack(root: string, placement: Placement, opts: { aud
   const signingKeyFile = join(dir, 'oauth-signing-key.pem');
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   writeFileSync(signingKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  const sinkKeyFile = join(dir, 'sink-credentials.key');
+  writeFileSync(sinkKeyFile, randomBytes(32).toString('base64'), { mode: 0o600 });
   const rateLimit = { perSecond: 1_000_000, burst: 1_000_000 };
   writeFileSync(partnersFile, JSON.stringify({
     partners: [
@@ -69,7 +73,7 @@ export async function startStack(root: string, placement: Placement, opts: { aud
   const auditPg = opts.auditPg ? await startAuditPostgres() : undefined;
   const replicated = opts.replicated ? await startReplicatedRedis() : undefined;
   return {
-    root, placement, redis, simulator, simulatorUrl: (simulator.match as RegExpExecArray)[1], partnersFile, signingKeyFile, creds,
+    root, placement, redis, simulator, simulatorUrl: (simulator.match as RegExpExecArray)[1], partnersFile, signingKeyFile, sinkKeyFile, creds,
     ...(auditPg ? { auditPg } : {}),
     ...(replicated ? { replicated } : {}),
   };
@@ -168,6 +172,7 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
         // The built-in issuer (C1's tokens): a key file and PUBLIC_URL, as production requires,
         // and tokens that outlive the run (fetched once, before measuring).
         OAUTH_SIGNING_KEY_FILE: stack.signingKeyFile,
+        SINK_CREDENTIALS_KEY_FILE: stack.sinkKeyFile,
         PUBLIC_URL: url,
         OAUTH_TOKEN_TTL_S: '86400',
         ...(target === 'auditpg' ? auditPostgresEnv(auditPgOf(stack)) : AUDIT_OFF_ENV),
