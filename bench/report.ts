@@ -4,6 +4,7 @@ import { AuditSanity } from './audit-sanity';
 import { FanoutResult } from './fanout-phase';
 import { fanoutTargets } from './fanout-report';
 import { LoadResult } from './load-worker';
+import { RequestCosts } from './request-costs';
 import { S3_CONNECTIONS, S3_LATENCY_MS } from './scenarios';
 
 export interface ScenarioResult extends LoadResult {
@@ -19,6 +20,8 @@ export interface ScenarioResult extends LoadResult {
   rpsRounds?: number[];
   /** Service runs: cache lookups by outcome and upstream calls during the measured run and its warm-up. */
   counters?: Record<string, number>;
+  /** Redis commands, bytes and CPU and upstream calls per request (warm-up included): docs/capacity.md. */
+  costs?: RequestCosts;
 }
 
 export interface SoakResult {

@@ -4,6 +4,7 @@ import { spawnHelper } from './processes';
 import { RssSampler, cpuSeconds, rssMb } from '../tools/process-kit/proc-stats';
 import { ScenarioResult, SoakResult } from './report';
 import { preflight } from './preflight';
+import { RequestCosts, startCosts } from './request-costs';
 import { Scenario, numberBase } from './scenarios';
 import { RunningTarget, Stack, scrapeCounters, setUpstreamLatency } from './stack';
 
@@ -48,6 +49,7 @@ export async function runScenario(stack: Stack, target: RunningTarget, s: Scenar
     await preflight(target.url, stack.creds, s, numbers.preflight);
     const service = target.target === 'service';
     const before = service ? await scrapeCounters(target.url) : undefined;
+    const costs = await startCosts(stack.redis.url, stack.redis.pid());
     const sampler = new RssSampler(target.pid);
     sampler.start();
     const cpuBefore = cpuSeconds(target.pid);
@@ -61,6 +63,8 @@ export async function runScenario(stack: Stack, target: RunningTarget, s: Scenar
     const result: ScenarioResult = { id: s.id, title: s.title, connections: s.connections, ...load, peakRssMb, serverCpuPct };
     if (overallRate) result.overallRate = overallRate;
     if (before) result.counters = diff(before, await scrapeCounters(target.url));
+    // The preflight's requests are in the counters too.
+    result.costs = await costs(load.requests + (load.warmupRequests ?? 0) + 1, result.counters);
     return result;
   } finally {
     for (const system of Object.keys(s.upstreamLatencyMs ?? {})) await setUpstreamLatency(stack, system as 'hlr' | 'sim', 0);
@@ -97,7 +101,21 @@ export function combineRounds(rounds: ScenarioResult[]): ScenarioResult {
     rounds: rounds.length, rpsRounds: rounds.map((r) => Math.round(r.rps)),
   };
   if (first.counters) out.counters = counters;
+  const costs = rounds.map((r) => r.costs).filter((c): c is RequestCosts => c !== undefined);
+  if (costs.length > 0) out.costs = mergeCosts(costs);
   return out;
+}
+
+/** Per-request costs of several rounds: each weighted by its requests. */
+function mergeCosts(all: RequestCosts[]): RequestCosts {
+  const n = all.reduce((a, c) => a + c.requests, 0);
+  const w = (f: (c: RequestCosts) => number) => all.reduce((a, c) => a + f(c) * c.requests, 0) / n;
+  const byCommand: Record<string, number> = {};
+  for (const c of all) for (const [k, v] of Object.entries(c.redisByCommand)) byCommand[k] = (byCommand[k] ?? 0) + (v * c.requests) / n;
+  return {
+    requests: n, redisCommands: w((c) => c.redisCommands), redisByCommand: byCommand, redisBytesIn: w((c) => c.redisBytesIn),
+    redisBytesOut: w((c) => c.redisBytesOut), redisCpuUs: w((c) => c.redisCpuUs), upstreamCalls: w((c) => c.upstreamCalls),
+  };
 }
 
 /** One million S1 requests as fast as they go; RSS before, during (every 5 s) and after. */
