@@ -102,6 +102,7 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
     }
     for (const id of ['S1alt', 'S1+auditPG', 'S1+WAIT', 'C1', 'B3', 'S2']) logPaired(rounds, id);
     logPaired(rounds, 'S2', 'B4');
+    logPaired(rounds, 'S2alt', 'S2');
     const auditTarget = running.get('auditpg');
     if (auditTarget && stack.auditPg) {
       const auditScenario = interleaved.find((s) => s.target === 'auditpg');

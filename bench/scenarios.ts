@@ -75,6 +75,7 @@ export const SCENARIOS: Scenario[] = [
   // Only with --only: S1 on a second service (BENCH_ALT_ROOT / BENCH_ALT_NODE_FLAGS), in the
   // same rounds as S1, for paired before/after measurements (docs/performance.md).
   { id: 'S1alt', title: 'S1 on the alternative service (A/B)', target: 'alt', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
+  { id: 'S2alt', title: 'S2 on the alternative service (A/B)', target: 'alt', kind: 'kyc-distinct', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'S1@50%', title: 'S1 at half of S1\'s peak rate', target: 'service', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, rateOfS1: 0.5 },
   { id: 'S2', title: 'REST KYC, cache miss (distinct numbers)', target: 'service', kind: 'kyc-distinct', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'M1@50%', title: 'M1 at half of M1\'s peak rate', target: 'service', kind: 'mix-m1', expectStatuses: [200, 401], connections: CONNECTIONS, rateOfS1: 0.5, rateOf: 'M1' },
