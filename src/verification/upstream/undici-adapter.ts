@@ -20,8 +20,9 @@ import { Pool } from 'undici';
  * rejects with ECONNABORTED (ETIMEDOUT under transitional.clarifyTimeoutError); a transport
  * failure rejects with AxiosError.from(err), keeping the system's code (ECONNREFUSED...) and
  * the error as `cause`; gzip, deflate and br bodies are decoded. It never follows redirects
- * (a 3xx is an answer, as with maxRedirects 0), and it sends no Accept-Encoding or User-Agent
- * of its own: only the headers the config holds.
+ * (a 3xx is an answer, as with maxRedirects 0), sends no Accept-Encoding or User-Agent of its
+ * own (only the headers the config holds), and reads no HTTP_PROXY/HTTPS_PROXY: the upstreams
+ * are reached directly (docs/decisions.md).
  */
 export interface UndiciAdapter {
   adapter: AxiosAdapter;
