@@ -23,7 +23,7 @@ export interface HttpUpstreamOptions<T> {
   /** Each failed call is logged here at warn, with the system's error code (ECONNREFUSED, ENOTFOUND, a TLS code). */
   logger?: Logger;
   /**
-   * What carries axios's requests: an undici Pool (default; a third of the CPU per call, see
+   * What carries axios's requests: an undici Pool (default; half the CPU per call, see
    * docs/performance.md) or node:http agents (axios's own adapter, kept for paired measurement).
    */
   transport?: 'undici' | 'node-http';
@@ -153,7 +153,8 @@ export class HttpUpstream<T> {
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     let outcome: UpstreamOutcome = 'error';
     // A timer cleared when the call ends, not AbortSignal.timeout: that one fires after every
-    // call that beat it (a DOMException and an abort event each), a tenth of a miss's CPU.
+    // call that beat it (a DOMException and an abort event each): a fifth of the client's
+    // time in its profile.
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.opts.timeoutMs);
     try {
