@@ -45,4 +45,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
 # Kubernetes and compose send SIGTERM to PID 1: tini forwards it to node, which drains (CONTRACT §10).
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # The V8 flags of npm start (package.json; a test keeps them equal): what the bench measures.
-CMD ["node", "--max-semi-space-size=8", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=384", "dist/src/main.js"]

@@ -40,6 +40,8 @@ export interface LoadResult {
   loadgenCpuPct: number;
   /** Open-loop runs: p99 of how late the generator sent a request after its scheduled time (included in the latencies). */
   sendLagP99Ms?: number;
+  /** Requests answered during the warm-up (not measured; counted for the per-request costs). */
+  warmupRequests?: number;
 }
 
 function run(spec: LoadSpec, factory: RequestFactory, opts: { durationS?: number; amount?: number }, measure: boolean): Promise<LoadResult> {
@@ -115,14 +117,14 @@ async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? '') as LoadSpec;
   const factory = new RequestFactory(spec.kind, spec.creds, spec.numberBase);
   if (spec.overallRate) {
-    if (spec.warmupS > 0) await runAtRate(spec, factory, spec.warmupS);
-    process.stdout.write(`${JSON.stringify(await runAtRate(spec, factory, spec.durationS ?? 10))}\n`);
+    const warm = spec.warmupS > 0 ? await runAtRate(spec, factory, spec.warmupS) : undefined;
+    process.stdout.write(`${JSON.stringify({ ...await runAtRate(spec, factory, spec.durationS ?? 10), warmupRequests: warm?.requests ?? 0 })}\n`);
     return;
   }
-  if (spec.warmupS > 0) await run(spec, factory, { durationS: spec.warmupS }, false);
+  const warm = spec.warmupS > 0 ? await run(spec, factory, { durationS: spec.warmupS }, false) : undefined;
   const measureOpts = spec.amount ? { amount: spec.amount } : { durationS: spec.durationS ?? 10 };
   const result = await run(spec, factory, measureOpts, true);
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.stdout.write(`${JSON.stringify({ ...result, warmupRequests: warm?.requests ?? 0 })}\n`);
 }
 
 main().catch((err: unknown) => {

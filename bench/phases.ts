@@ -5,7 +5,7 @@ import { FanoutResult, runFanout } from './fanout-phase';
 import { ScenarioResult, SoakResult } from './report';
 import { combineRounds, runScenario, runSoak } from './scenario-runner';
 import { SCENARIOS, SOAK, Scenario, Target } from './scenarios';
-import { RunningTarget, Stack, fetchBearer, startTarget } from './stack';
+import { MIX_PARTNERS, RunningTarget, Stack, fetchBearer, startTarget } from './stack';
 
 export interface PhaseOutcome {
   results: ScenarioResult[];
@@ -30,8 +30,8 @@ function logResult(r: ScenarioResult): void {
 }
 
 /** A scenario against S1, round by round (each pair ran in the same round): the median of the ratios. */
-function logPaired(rounds: Map<string, ScenarioResult[]>, id: string): void {
-  const a = rounds.get('S1');
+function logPaired(rounds: Map<string, ScenarioResult[]>, id: string, against = 'S1'): void {
+  const a = rounds.get(against);
   const b = rounds.get(id);
   if (!a || !b) return;
   const ratios = a.map((r, i) => (b[i]?.rps ?? NaN) / r.rps).filter(Number.isFinite).sort((x, y) => x - y);
@@ -40,7 +40,7 @@ function logPaired(rounds: Map<string, ScenarioResult[]>, id: string): void {
     return other && r.serverCpuPct > 0 && other.serverCpuPct > 0 ? (other.rps / other.serverCpuPct) / (r.rps / r.serverCpuPct) : NaN;
   }).filter(Number.isFinite).sort((x, y) => x - y);
   const median = (xs: number[]) => xs[Math.floor(xs.length / 2)] ?? NaN;
-  log(`paired ${id} / S1: req/s ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(2)).join(' ')}); req per server CPU-s ${median(cpu).toFixed(3)} (rounds ${cpu.map((x) => x.toFixed(2)).join(' ')})`);
+  log(`paired ${id} / ${against}: req/s ${median(ratios).toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(2)).join(' ')}); req per server CPU-s ${median(cpu).toFixed(3)} (rounds ${cpu.map((x) => x.toFixed(2)).join(' ')})`);
 }
 
 /**
@@ -58,8 +58,10 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
   const running = new Map<Target, RunningTarget>();
   const out: PhaseOutcome = { results: [] };
   try {
-    for (const target of ['service', 'alt', 'auditpg', 'waitrepl', 'b0', 'b1', 'b2'] as Target[]) {
-      if (!needed.has(target)) continue;
+    // Services first (in this order), then the baselines, whichever the run needs.
+    const services: Target[] = ['service', 'alt', 'auditpg', 'waitrepl'];
+    for (const target of [...services, ...[...needed].filter((t) => !services.includes(t))]) {
+      if (!needed.has(target) || target === 'fanout') continue;
       // --profile: the service's profiles in cpuProfDir, the audit-on-PostgreSQL and WAIT services' beside them in auditpg/ and waitrepl/.
       const profiled = target === 'service' || target === 'auditpg' || target === 'waitrepl';
       const prof = cpuProfDir && profiled ? { cpuProfDir: target === 'service' ? cpuProfDir : join(cpuProfDir, target) } : {};
@@ -74,8 +76,11 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       // One token for the whole run, from the service under test; it outlives the run (OAUTH_TOKEN_TTL_S).
       stack.creds.bearer = await fetchBearer(stack, (running.get('service') as RunningTarget).url);
     }
+    if (wanted.some((s) => s.kind === 'mix-m1')) {
+      const url = (running.get('service') as RunningTarget).url;
+      stack.creds.mixBearers = await Promise.all(MIX_PARTNERS.map((p) => fetchBearer(stack, url, 'sim-swap:check', p)));
+    }
     const on = (s: Scenario) => running.get(s.target) as RunningTarget;
-    const index = (s: Scenario) => SCENARIOS.indexOf(s);
 
     const interleaved = wanted.filter((s) => s.interleaved);
     const rounds = new Map<string, ScenarioResult[]>(interleaved.map((s) => [s.id, []]));
@@ -87,7 +92,7 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       const order = interleaved.map((_, i) => interleaved[(i + r) % interleaved.length]);
       for (const s of order) {
         const warmupS = r === 0 ? args.warmupS : Math.min(1, args.warmupS);
-        rounds.get(s.id)?.push(await runScenario(stack, on(s), s, { durationS: sliceS, warmupS, index: index(s) }));
+        rounds.get(s.id)?.push(await runScenario(stack, on(s), s, { durationS: sliceS, warmupS, round: r, rounds: args.rounds }));
       }
     }
     for (const s of interleaved) {
@@ -95,7 +100,9 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       out.results.push(r);
       logResult(r);
     }
-    for (const id of ['S1alt', 'S1+auditPG', 'S1+WAIT', 'C1']) logPaired(rounds, id);
+    for (const id of ['S1alt', 'S1+auditPG', 'S1+WAIT', 'C1', 'B3', 'S2']) logPaired(rounds, id);
+    logPaired(rounds, 'S2', 'B4');
+    logPaired(rounds, 'S2alt', 'S2');
     const auditTarget = running.get('auditpg');
     if (auditTarget && stack.auditPg) {
       const auditScenario = interleaved.find((s) => s.target === 'auditpg');
@@ -107,8 +114,8 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
     }
 
     for (const s of wanted.filter((x) => !x.interleaved)) {
-      const s1Rps = out.results.find((r) => r.id === 'S1')?.rps;
-      const r = await runScenario(stack, on(s), s, { durationS: args.durationS, warmupS: args.warmupS, s1Rps, index: index(s) });
+      const s1Rps = out.results.find((r) => r.id === (s.rateOf ?? 'S1'))?.rps;
+      const r = await runScenario(stack, on(s), s, { durationS: args.durationS, warmupS: args.warmupS, s1Rps, round: 0, rounds: 1 });
       out.results.push(r);
       logResult(r);
     }

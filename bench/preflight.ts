@@ -6,6 +6,7 @@ import { Scenario } from './scenarios';
  * are wrong (a 401 instead of a 200, a GraphQL error inside a 200) must fail, not be timed.
  */
 export async function preflight(url: string, creds: Credentials, s: Scenario, numberBase: number): Promise<void> {
+  if (s.kind === 'mix-m1') return preflightMix(url, creds, s, numberBase);
   const factory = new RequestFactory(s.kind, creds, numberBase);
   let res: Response;
   for (let attempt = 1; ; attempt++) {
@@ -46,5 +47,20 @@ export async function preflight(url: string, creds: Credentials, s: Scenario, nu
       const never: never = s.kind;
       throw new Error(`unknown kind ${String(never)}`);
     }
+  }
+}
+
+/** M1: one whole cycle of the mix (20 requests), each checked against what its part must answer. */
+async function preflightMix(url: string, creds: Credentials, s: Scenario, numberBase: number): Promise<void> {
+  const factory = new RequestFactory(s.kind, creds, numberBase);
+  for (let i = 0; i < 20; i++) {
+    const { path, body, headers } = factory.next();
+    const res = await fetch(url + path, { method: 'POST', headers, body });
+    const json = await res.json() as Record<string, unknown>;
+    const badSig = path.startsWith('/eai/') && i === 19;
+    const ok = badSig ? res.status === 401 && json.code === '11111'
+      : path.startsWith('/eai/') ? res.status === 200 && json.code === '00000'
+        : res.status === 200 && typeof json.swapped === 'boolean';
+    if (!ok) throw new Error(`${s.id} preflight: request ${i + 1} of the mix (${path.split('?')[0]}) got status ${res.status}, body ${JSON.stringify(json).slice(0, 300)}`);
   }
 }

@@ -4,6 +4,7 @@ import { AuditSanity } from './audit-sanity';
 import { FanoutResult } from './fanout-phase';
 import { fanoutTargets } from './fanout-report';
 import { LoadResult } from './load-worker';
+import { RequestCosts } from './request-costs';
 import { S3_CONNECTIONS, S3_LATENCY_MS } from './scenarios';
 
 export interface ScenarioResult extends LoadResult {
@@ -19,6 +20,8 @@ export interface ScenarioResult extends LoadResult {
   rpsRounds?: number[];
   /** Service runs: cache lookups by outcome and upstream calls during the measured run and its warm-up. */
   counters?: Record<string, number>;
+  /** Redis commands, bytes and CPU and upstream calls per request (warm-up included): docs/capacity.md. */
+  costs?: RequestCosts;
 }
 
 export interface SoakResult {
@@ -40,6 +43,9 @@ export interface Target {
   met: boolean | null;
 }
 
+/** Server CPU per answered request, in µs (the capacity model's unit, docs/capacity.md). */
+export const cpuUsPerRequest = (r: ScenarioResult) => (r.rps > 0 && r.serverCpuPct > 0 ? (r.serverCpuPct * 1e4) / r.rps : undefined);
+
 const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
 
 /** The benchmark's targets (README, docs/performance.md), as ratios of this run's own numbers. null: not measured in this run. */
@@ -52,12 +58,29 @@ export function evaluateTargets(results: ScenarioResult[], soak: SoakResult | un
   const half = by('S1@50%');
   const b1Half = by('B1@50%');
   const s2s1 = ratio(by('S2'), by('S1'));
+  const s2b4 = ratio(by('S2'), by('B4'));
+  const s1b3 = ratio(by('S1'), by('B3'));
+  const m1 = by('M1');
+  const m1Half = by('M1@50%');
+  const b1AtM1 = by('B1@M1');
+  // Peak RSS of the scenarios the memory goal names, each where it ran.
+  const rssOf = ['S1', 'S4', 'M1'].map((id) => [id, by(id)?.peakRssMb] as const).filter((x): x is readonly [string, number] => x[1] !== undefined);
+  const rssMax = rssOf.length > 0 ? Math.max(...rssOf.map(([, mb]) => mb)) : undefined;
   const c1s1 = ratio(by('C1'), by('S1'));
   const s1Rss = by('S1')?.peakRssMb;
   const bad = results.reduce((n, r) => n + r.errors + r.unexpected, 0) + (soak ? soak.errors + soak.unexpected : 0);
   const growth = soak ? soak.rssEndMb - soak.rssStartMb : undefined;
   const within = (x: number | undefined) => (x === undefined ? null : x >= 0.9 && x <= 1.1);
   return [
+    {
+      name: 'M1 realistic mix: req/s, p50 / p99, server CPU per request',
+      value: m1 ? `${fmt(m1.rps)}, ${fmt(m1.p50Ms, 2)} / ${fmt(m1.p99Ms, 2)} ms, ${fmt(cpuUsPerRequest(m1))} µs` : '-', goal: 'info', met: null,
+    },
+    {
+      name: 'p99 at half M1 rate: M1 / B1', value: m1Half && b1AtM1 ? `${fmt(m1Half.p99Ms, 2)} / ${fmt(b1AtM1.p99Ms, 2)} ms` : '-',
+      goal: '<= 3 x B1', met: m1Half && b1AtM1 ? m1Half.p99Ms <= 3 * b1AtM1.p99Ms : null,
+    },
+    { name: 'S1 / B3 throughput (S1\'s own Redis commands on Express)', value: fmt(s1b3, 2), goal: '>= 0.85', met: s1b3 === undefined ? null : s1b3 >= 0.85 },
     { name: 'S1 / B1 throughput', value: fmt(s1b1, 2), goal: '>= 0.80', met: s1b1 === undefined ? null : s1b1 >= 0.8 },
     { name: 'S1 / B2 throughput (Express floor)', value: fmt(ratio(by('S1'), by('B2')), 2), goal: 'info', met: null },
     { name: 'S1 / B0 throughput (for scale)', value: fmt(ratio(by('S1'), by('B0')), 2), goal: 'info', met: null },
@@ -81,13 +104,18 @@ export function evaluateTargets(results: ScenarioResult[], soak: SoakResult | un
       name: 'S1+auditPG audit rows / answered requests', value: audit ? `${audit.rows} / ${audit.answered}${audit.outcomes.spooled ? `, spooled ${audit.outcomes.spooled}` : ''}${audit.outcomes.dropped ? `, dropped ${audit.outcomes.dropped}` : ''}` : '-',
       goal: audit ? `equal (+${audit.inFlightAllowance} cut off), none spooled/dropped` : 'equal', met: audit ? audit.ok : null,
     },
-    { name: 'S2 (cache miss) / S1 throughput', value: fmt(s2s1, 2), goal: '>= 0.45', met: s2s1 === undefined ? null : s2s1 >= 0.45 },
+    { name: 'S2 (cache miss) / S1 throughput', value: fmt(s2s1, 2), goal: '>= 0.60', met: s2s1 === undefined ? null : s2s1 >= 0.6 },
+    { name: 'S2 (cache miss) / B4 throughput (miss floor)', value: fmt(s2b4, 2), goal: '>= 0.75', met: s2b4 === undefined ? null : s2b4 >= 0.75 },
     {
       name: 'p99 at half S1 rate: S1 / B1', value: half && b1Half ? `${fmt(half.p99Ms, 2)} / ${fmt(b1Half.p99Ms, 2)} ms` : '-',
       goal: '<= 2 x B1', met: half && b1Half ? half.p99Ms <= 2 * b1Half.p99Ms : null,
     },
     { name: 'p99 of B0 at that rate (floor)', value: `${fmt(by('B0@50%')?.p99Ms, 2)} ms`, goal: 'info', met: null },
     { name: 'peak RSS under S1', value: s1Rss === undefined ? '-' : `${fmt(s1Rss)} MB`, goal: '<= 200 MB', met: s1Rss === undefined ? null : s1Rss <= 200 },
+    {
+      name: 'peak RSS under S1, S4, M1', value: rssMax === undefined ? '-' : rssOf.map(([id, mb]) => `${id} ${fmt(mb)}`).join(', ') + ' MB',
+      goal: '<= 180 MB', met: rssMax === undefined ? null : rssMax <= 180,
+    },
     { name: 'errors + unexpected statuses', value: String(bad), goal: '0', met: bad === 0 },
     {
       name: 'RSS growth over 1M S1 requests', value: growth === undefined ? 'not run (--no-soak)' : `${fmt(growth, 1)} MB`,
@@ -103,9 +131,9 @@ const table = (header: string[], rows: string[][]) => formatTable(header, rows, 
 export function resultsTable(results: ScenarioResult[]): string {
   const rows = results.map((r) => [
     `${r.id} ${r.title}`, fmt(r.rps), fmt(r.p50Ms, 2), fmt(r.p99Ms, 2), String(r.errors), String(r.non2xx), String(r.unexpected), fmt(r.peakRssMb),
-    fmt(r.serverCpuPct), fmt(r.serverCpuPct > 0 ? (r.rps * 100) / r.serverCpuPct : undefined), fmt(r.loadgenCpuPct),
+    fmt(r.serverCpuPct), fmt(r.serverCpuPct > 0 ? (r.rps * 100) / r.serverCpuPct : undefined), fmt(cpuUsPerRequest(r)), fmt(r.loadgenCpuPct),
   ]);
-  return table(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'unexpected', 'peak RSS MB', 'server CPU %', 'req per server CPU-s', 'loadgen CPU %'], rows);
+  return table(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'unexpected', 'peak RSS MB', 'server CPU %', 'req per server CPU-s', 'server CPU µs/req', 'loadgen CPU %'], rows);
 }
 
 export function targetsTable(targets: Target[]): string {

@@ -3,13 +3,15 @@ import { signatureFor } from '../src/partners/signature';
 import { syntheticSubscriber } from '../src/simulator/synthetic';
 
 /** What one load run sends; every request of it gets a fresh txn_id and a current signature. */
-export type RequestKind = 'kyc-hot' | 'kyc-distinct' | 'sim-distinct' | 'graphql-batch' | 'kyc-bad-sig' | 'kyc-no-ts' | 'camara-check-hot';
+export type RequestKind = 'kyc-hot' | 'kyc-distinct' | 'sim-distinct' | 'graphql-batch' | 'kyc-bad-sig' | 'kyc-no-ts' | 'camara-check-hot' | 'mix-m1';
 
 export interface Credentials {
   apiKey: string;
   secret: string;
   /** An access token of the built-in issuer for this partner (CAMARA kinds), fetched once per run. */
   bearer?: string;
+  /** M1's CAMARA partners: one access token each (several partners share the instance). */
+  mixBearers?: string[];
 }
 
 export interface BuiltRequest {
@@ -29,6 +31,7 @@ const KYC = '/eai/verify_customer/query/kyc';
 const SIM_SWAP = '/eai/verify_customer/query/sim_swap';
 const BATCH_QUERY = 'query($m:[String!]!){verifyCustomers(msisdns:$m){msisdn kyc{isValid isActive isPrepaid} simSwap{simSwapped simSwappedAt} error{code desc}}}';
 const CAMARA_CHECK = '/sim-swap/v2/check';
+const JSON_HEADERS = { 'content-type': 'application/json' };
 const BATCH_BODY = JSON.stringify({ query: BATCH_QUERY, variables: { m: BATCH_NUMBERS } });
 
 /**
@@ -43,6 +46,9 @@ export class RequestFactory {
   private signedAtS = -1;
   private query = '';
   private camaraHeaders?: Record<string, string>;
+  private mixSlot = 0;
+  private mixPartner = 0;
+  private readonly mixQueries = new Map<string, [number, string]>();
 
   constructor(private readonly kind: RequestKind, private readonly creds: Credentials, numberBase: number) {
     this.numberCounter = numberBase;
@@ -50,6 +56,7 @@ export class RequestFactory {
 
   next(): BuiltRequest {
     if (this.kind === 'camara-check-hot') return this.camaraCheck();
+    if (this.kind === 'mix-m1') return this.mixed();
     const q = this.currentQuery();
     switch (this.kind) {
       case 'kyc-hot':
@@ -79,15 +86,52 @@ export class RequestFactory {
     return { path: CAMARA_CHECK, body: `{"phoneNumber":"+${msisdn}","maxAge":240}`, headers: this.camaraHeaders };
   }
 
+  /**
+   * M1, a realistic mix, in a fixed cycle of 20: 14 KYC cache misses (70 %, numbers never sent
+   * before in the run, 5 % of them not subscribers), 4 CAMARA SIM swap checks (20 %, Bearer
+   * tokens of M1's partners in turn, subscriber numbers of the synthetic space, mostly misses),
+   * 1 legacy SIM swap (5 %, a miss) and 1 KYC with a bad signature (5 %, 401).
+   */
+  private mixed(): BuiltRequest {
+    const slot = this.mixSlot++ % 20;
+    const headers = JSON_HEADERS;
+    if (slot < 14) return { path: `${KYC}?${this.queryFor('kyc-distinct')}`, body: this.body(this.distinctNumber(false)), headers };
+    if (slot < 18) {
+      const bearers = this.creds.mixBearers ?? [];
+      if (bearers.length === 0) throw new Error('mix-m1 needs M1\'s partners\' access tokens (creds.mixBearers)');
+      const authorization = `Bearer ${bearers[this.mixPartner++ % bearers.length]}`;
+      return { path: CAMARA_CHECK, body: `{"phoneNumber":"+${this.distinctNumber(true, true)}","maxAge":240}`, headers: { ...JSON_HEADERS, authorization } };
+    }
+    if (slot === 18) return { path: `${SIM_SWAP}?${this.queryFor('kyc-distinct')}`, body: this.body(this.distinctNumber(true)), headers };
+    return { path: `${KYC}?${this.queryFor('kyc-bad-sig')}`, body: this.body(HOT_NUMBERS[this.hot++ % HOT_NUMBERS.length]), headers };
+  }
+
+  /** The signed query of a kind, computed once a second per kind (the mix needs two). */
+  private queryFor(kind: 'kyc-distinct' | 'kyc-bad-sig'): string {
+    const nowS = Math.floor(Date.now() / 1000);
+    const cached = this.mixQueries.get(kind);
+    if (cached && cached[0] === nowS) return cached[1];
+    const { apiKey, secret } = this.creds;
+    const ts = String(nowS);
+    const query = `api_key=${apiKey}&timestamp=${ts}&sig=${signatureFor('md5', apiKey, kind === 'kyc-bad-sig' ? `${secret}x` : secret, ts)}`;
+    this.mixQueries.set(kind, [nowS, query]);
+    return query;
+  }
+
   private body(msisdn: string): string {
     return `{"txn_id":"${this.txnPrefix}${(this.txnCounter++).toString(36)}","msisdn":"${msisdn}"}`;
   }
 
-  /** A number never sent before in this run; for SIM swap, one the synthetic simulator knows (no 404s). */
-  private distinctNumber(subscribersOnly: boolean): string {
+  /**
+   * A number never sent before in this run; for SIM swap, one the synthetic simulator knows (no
+   * 404s); for CAMARA (`live`), one whose subscription is not terminated either (CAMARA's 404).
+   */
+  private distinctNumber(subscribersOnly: boolean, live = false): string {
     for (;;) {
       const n = `2556${String(this.numberCounter++).padStart(8, '0')}`;
-      if (!subscribersOnly || syntheticSubscriber(n, new Date(0)) !== null) return n;
+      if (!subscribersOnly) return n;
+      const s = syntheticSubscriber(n, new Date(0));
+      if (s !== null && (!live || s.status !== 'terminated')) return n;
     }
   }
 

@@ -6,7 +6,8 @@ import { summariseProfiles } from './profile-summary';
 import { pinPlacement } from './processes';
 import { PhaseOutcome, runPhases, wantedScenarios } from './phases';
 import { fanoutTable } from './fanout-report';
-import { evaluateTargets, resultsTable, soakTable, targetsTable } from './report';
+import { cpuUsPerRequest, evaluateTargets, resultsTable, soakTable, targetsTable } from './report';
+import { costsTable } from './request-costs';
 import { SCENARIOS } from './scenarios';
 import { startStack, stopStack } from './stack';
 import { repoRoot } from '../src/kernel/repo-paths';
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
   const loadAfter = loadavg();
   const out = [
     '',
-    ...(results.length > 0 ? [resultsTable(results), ''] : []),
+    ...(results.length > 0 ? [resultsTable(results), '', costsTable(results.map((r) => ({ id: r.id, cpuUsPerRequest: cpuUsPerRequest(r), costs: r.costs }))), ''] : []),
     ...(fanout ? [fanoutTable(fanout), ''] : []),
     ...(soak ? [soakTable(soak), ''] : []),
     targetsTable(targets),

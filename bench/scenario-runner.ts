@@ -4,16 +4,18 @@ import { spawnHelper } from './processes';
 import { RssSampler, cpuSeconds, rssMb } from '../tools/process-kit/proc-stats';
 import { ScenarioResult, SoakResult } from './report';
 import { preflight } from './preflight';
-import { Scenario } from './scenarios';
+import { RequestCosts, startCosts } from './request-costs';
+import { Scenario, numberBase } from './scenarios';
 import { RunningTarget, Stack, scrapeCounters, setUpstreamLatency } from './stack';
 
 export interface RunOptions {
   durationS: number;
   warmupS: number;
-  /** S1's measured rate, for the half-rate run. */
+  /** The measured rate a half-rate run takes its share of (S1's, or the scenario's `rateOf`). */
   s1Rps?: number;
-  /** Position of the scenario: keeps its distinct numbers apart from every other run's. */
-  index: number;
+  /** Which round of how many (a single run: 0 of 1): keeps distinct numbers apart across rounds. */
+  round: number;
+  rounds: number;
 }
 
 /** Runs the load generator as its own process (on the bench's CPU) and reads its one JSON line. */
@@ -40,26 +42,29 @@ function diff(before: Map<string, number>, after: Map<string, number>): Record<s
 
 export async function runScenario(stack: Stack, target: RunningTarget, s: Scenario, opts: RunOptions): Promise<ScenarioResult> {
   const overallRate = s.rateOfS1 !== undefined ? Math.max(1, Math.round((opts.s1Rps ?? 0) * s.rateOfS1)) : undefined;
-  if (s.rateOfS1 !== undefined && !opts.s1Rps) throw new Error(`${s.id} needs S1 in the same run`);
+  if (s.rateOfS1 !== undefined && !opts.s1Rps) throw new Error(`${s.id} needs ${s.rateOf ?? 'S1'} in the same run`);
   for (const [system, ms] of Object.entries(s.upstreamLatencyMs ?? {})) await setUpstreamLatency(stack, system as 'hlr' | 'sim', ms);
   try {
-    const numberBase = opts.index * 5_000_000;
-    await preflight(target.url, stack.creds, s, numberBase + 4_900_000);
+    const numbers = numberBase(s, opts.round, opts.rounds);
+    await preflight(target.url, stack.creds, s, numbers.preflight);
     const service = target.target === 'service';
     const before = service ? await scrapeCounters(target.url) : undefined;
+    const costs = await startCosts(stack.redis.url, stack.redis.pid());
     const sampler = new RssSampler(target.pid);
     sampler.start();
     const cpuBefore = cpuSeconds(target.pid);
     const startedMs = Date.now();
     const load = await runLoad(stack, {
       url: target.url, kind: s.kind, creds: stack.creds, connections: s.connections, durationS: opts.durationS,
-      warmupS: opts.warmupS, expectStatuses: s.expectStatuses, numberBase, ...(overallRate ? { overallRate } : {}),
+      warmupS: opts.warmupS, expectStatuses: s.expectStatuses, numberBase: numbers.load, ...(overallRate ? { overallRate } : {}),
     });
     const peakRssMb = sampler.stop();
     const serverCpuPct = ((cpuSeconds(target.pid) - cpuBefore) / ((Date.now() - startedMs) / 1000)) * 100;
     const result: ScenarioResult = { id: s.id, title: s.title, connections: s.connections, ...load, peakRssMb, serverCpuPct };
     if (overallRate) result.overallRate = overallRate;
     if (before) result.counters = diff(before, await scrapeCounters(target.url));
+    // The preflight's requests are in the counters too.
+    result.costs = await costs(load.requests + (load.warmupRequests ?? 0) + 1, result.counters);
     return result;
   } finally {
     for (const system of Object.keys(s.upstreamLatencyMs ?? {})) await setUpstreamLatency(stack, system as 'hlr' | 'sim', 0);
@@ -96,7 +101,21 @@ export function combineRounds(rounds: ScenarioResult[]): ScenarioResult {
     rounds: rounds.length, rpsRounds: rounds.map((r) => Math.round(r.rps)),
   };
   if (first.counters) out.counters = counters;
+  const costs = rounds.map((r) => r.costs).filter((c): c is RequestCosts => c !== undefined);
+  if (costs.length > 0) out.costs = mergeCosts(costs);
   return out;
+}
+
+/** Per-request costs of several rounds: each weighted by its requests. */
+function mergeCosts(all: RequestCosts[]): RequestCosts {
+  const n = all.reduce((a, c) => a + c.requests, 0);
+  const w = (f: (c: RequestCosts) => number) => all.reduce((a, c) => a + f(c) * c.requests, 0) / n;
+  const byCommand: Record<string, number> = {};
+  for (const c of all) for (const [k, v] of Object.entries(c.redisByCommand)) byCommand[k] = (byCommand[k] ?? 0) + (v * c.requests) / n;
+  return {
+    requests: n, redisCommands: w((c) => c.redisCommands), redisByCommand: byCommand, redisBytesIn: w((c) => c.redisBytesIn),
+    redisBytesOut: w((c) => c.redisBytesOut), redisCpuUs: w((c) => c.redisCpuUs), upstreamCalls: w((c) => c.upstreamCalls),
+  };
 }
 
 /** One million S1 requests as fast as they go; RSS before, during (every 5 s) and after. */

@@ -7,7 +7,7 @@ import { RequestKind } from './request-factory';
  * 'fanout' is F1's own service process (webhook settings, a key prefix of its own); 'waitrepl'
  * a service on a master with a replica, with REDIS_WAIT_REPLICAS=1 (S1+WAIT: what waiting for a replica costs).
  */
-export type Target = 'b0' | 'b1' | 'b2' | 'service' | 'alt' | 'auditpg' | 'fanout' | 'waitrepl';
+export type Target = 'b0' | 'b1' | 'b2' | 'b3' | 'b4' | 'service' | 'alt' | 'auditpg' | 'fanout' | 'waitrepl';
 
 /**
  * F1, SIM swap subscriptions fan-out (one swap, many webhooks): not a load scenario like those below but a
@@ -26,6 +26,8 @@ export interface Scenario {
   connections: number;
   /** Open-loop rate as a share of S1's measured req/s (the latency-at-half-load run). */
   rateOfS1?: number;
+  /** Whose measured req/s `rateOfS1` is a share of, when not S1's (M1@50%). */
+  rateOf?: string;
   /** Upstream latency injected in the simulator for this run (ms). */
   upstreamLatencyMs?: { hlr?: number; sim?: number };
   /** The soak: a number of requests instead of a duration. */
@@ -52,6 +54,13 @@ export const SCENARIOS: Scenario[] = [
   { id: 'B0', title: 'node:http, fixed JSON (machine ceiling)', target: 'b0', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'B1', title: 'node:http + ioredis, cache-hit Redis work', target: 'b1', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'B2', title: 'B1\'s work on Express 5 + express.json (yardstick)', target: 'b2', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
+  // S1's exact Redis commands (the service's admission script, the cache GET, the completion) on
+  // B2: the fair floor of a cache hit. B4 adds one keep-alive HLR call (undici): S2's floor.
+  { id: 'B3', title: 'B2 + exactly S1\'s Redis commands (hit floor)', target: 'b3', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
+  { id: 'B4', title: 'B3 + one keep-alive HLR call, undici (miss floor)', target: 'b4', kind: 'kyc-distinct', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
+  // The realistic mix (request-factory.ts, mixed()): KYC misses, CAMARA checks of several
+  // partners, SIM swap, bad signatures; its 401s are expected.
+  { id: 'M1', title: 'mix: 70% KYC miss, 20% CAMARA (4 partners), 5% SIM swap, 5% bad sig', target: 'service', kind: 'mix-m1', expectStatuses: [200, 401], connections: CONNECTIONS, interleaved: true },
   { id: 'S1', title: 'REST KYC, cache hit (7 hot numbers)', target: 'service', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   // S1's traffic on a second service whose audit trail is on PostgreSQL; its ratio to
   // S1 (audit off) is the cost of the trail.
@@ -66,8 +75,11 @@ export const SCENARIOS: Scenario[] = [
   // Only with --only: S1 on a second service (BENCH_ALT_ROOT / BENCH_ALT_NODE_FLAGS), in the
   // same rounds as S1, for paired before/after measurements (docs/performance.md).
   { id: 'S1alt', title: 'S1 on the alternative service (A/B)', target: 'alt', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
+  { id: 'S2alt', title: 'S2 on the alternative service (A/B)', target: 'alt', kind: 'kyc-distinct', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'S1@50%', title: 'S1 at half of S1\'s peak rate', target: 'service', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, rateOfS1: 0.5 },
-  { id: 'S2', title: 'REST KYC, cache miss (distinct numbers)', target: 'service', kind: 'kyc-distinct', expectStatuses: [200], connections: CONNECTIONS },
+  { id: 'S2', title: 'REST KYC, cache miss (distinct numbers)', target: 'service', kind: 'kyc-distinct', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
+  { id: 'M1@50%', title: 'M1 at half of M1\'s peak rate', target: 'service', kind: 'mix-m1', expectStatuses: [200, 401], connections: CONNECTIONS, rateOfS1: 0.5, rateOf: 'M1' },
+  { id: 'B1@M1', title: 'B1 at M1@50%\'s rate', target: 'b1', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, rateOfS1: 0.5, rateOf: 'M1' },
   {
     id: 'S3', title: `REST SIM swap, ${S3_LATENCY_MS} ms upstream, ${S3_CONNECTIONS} conns`, target: 'service', kind: 'sim-distinct',
     expectStatuses: [200], connections: S3_CONNECTIONS, upstreamLatencyMs: { sim: S3_LATENCY_MS },
@@ -78,6 +90,22 @@ export const SCENARIOS: Scenario[] = [
   { id: 'B0@50%', title: 'B0 at S1@50%\'s rate (latency floor)', target: 'b0', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, rateOfS1: 0.5 },
   { id: 'B1@50%', title: 'B1 at S1@50%\'s rate', target: 'b1', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, rateOfS1: 0.5 },
 ];
+
+/** Kinds whose every request carries a number never sent before in the run. */
+const DISTINCT_KINDS = new Set<RequestKind>(['kyc-distinct', 'sim-distinct', 'mix-m1']);
+/** Numbers are 2556 + 8 digits: a block of 8,000,000 per scenario that needs distinct ones (12 fit). */
+export const NUMBER_BLOCK = 8_000_000;
+
+/**
+ * Where a scenario's numbers start in a round: its own block (by its place among the scenarios
+ * that send distinct numbers), split between the rounds, the block's last 1,000,000 left to
+ * its preflight; every round and every scenario sends numbers no other has sent.
+ */
+export function numberBase(s: Scenario, round: number, rounds: number): { load: number; preflight: number } {
+  const ordinal = SCENARIOS.filter((x) => DISTINCT_KINDS.has(x.kind)).indexOf(s);
+  const block = Math.max(0, ordinal) * NUMBER_BLOCK;
+  return { load: block + Math.floor(((NUMBER_BLOCK - 1_000_000) / Math.max(1, rounds)) * round), preflight: block + NUMBER_BLOCK - 1_000_000 };
+}
 
 export const SOAK: Scenario = {
   id: 'SOAK', title: `S1 x ${SOAK_REQUESTS.toLocaleString('en-US')} requests (RSS growth)`, target: 'service',

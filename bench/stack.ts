@@ -12,6 +12,9 @@ import { ReplicatedRedis, startReplicatedRedis, stopReplicatedRedis, waitEnv } f
 import { Credentials } from './request-factory';
 import { Target } from './scenarios';
 
+/** M1's CAMARA partners (the mix spreads its Bearer calls over them); secrets random per run. */
+export const MIX_PARTNERS: Credentials[] = ['mix-a', 'mix-b', 'mix-c', 'mix-d'].map((apiKey) => ({ apiKey, secret: randomBytes(16).toString('hex') }));
+
 /** What every run shares: one redis-server, one simulator (synthetic mode), one bench partner. */
 export interface Stack {
   root: string;
@@ -22,6 +25,8 @@ export interface Stack {
   partnersFile: string;
   /** The built-in OAuth issuer's signing key (P-256 PEM, in the bench's temp dir): production requires a file. */
   signingKeyFile: string;
+  /** The sink-credential key (32 random bytes, base64): production with Redis requires a file. */
+  sinkKeyFile: string;
   creds: Credentials;
   /** The audit trail's PostgreSQL, when S1+auditPG runs. */
   auditPg?: PostgresProcess;
@@ -55,16 +60,20 @@ export async function startStack(root: string, placement: Placement, opts: { aud
   const signingKeyFile = join(dir, 'oauth-signing-key.pem');
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   writeFileSync(signingKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  const sinkKeyFile = join(dir, 'sink-credentials.key');
+  writeFileSync(sinkKeyFile, randomBytes(32).toString('base64'), { mode: 0o600 });
+  const rateLimit = { perSecond: 1_000_000, burst: 1_000_000 };
   writeFileSync(partnersFile, JSON.stringify({
-    partners: [{
-      name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap'], enabled: true,
-      rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
-    }],
+    partners: [
+      { name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap'], enabled: true, rateLimit },
+      // M1's CAMARA partners: each its own token, rate bucket and verified-token cache entry.
+      ...MIX_PARTNERS.map((p) => ({ name: p.apiKey, apiKey: p.apiKey, secret: p.secret, operations: ['sim_swap'], enabled: true, rateLimit })),
+    ],
   }));
   const auditPg = opts.auditPg ? await startAuditPostgres() : undefined;
   const replicated = opts.replicated ? await startReplicatedRedis() : undefined;
   return {
-    root, placement, redis, simulator, simulatorUrl: (simulator.match as RegExpExecArray)[1], partnersFile, signingKeyFile, creds,
+    root, placement, redis, simulator, simulatorUrl: (simulator.match as RegExpExecArray)[1], partnersFile, signingKeyFile, sinkKeyFile, creds,
     ...(auditPg ? { auditPg } : {}),
     ...(replicated ? { replicated } : {}),
   };
@@ -103,6 +112,11 @@ export function serviceNodeFlags(root: string): string[] {
   return (m[1] ?? '').split(/\s+/).filter(Boolean);
 }
 
+/** The baselines' programs (bench/baselines/); B4 is B3's with UPSTREAM_URL set. */
+const BASELINE_FILES = {
+  b0: 'b0-fixed-json.js', b1: 'b1-redis-cache-hit.js', b2: 'b2-express-cache-hit.js', b3: 'b3-express-service-redis.js', b4: 'b3-express-service-redis.js',
+} as const;
+
 /**
  * Starts the server under test on its own port: the service (production mode) or a baseline.
  * `env` adds to (or overrides) a service's environment (F1's webhook settings).
@@ -120,14 +134,14 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
   let proc: StartedProcess;
   switch (target) {
     case 'b0':
-      proc = await server([join(stack.root, 'dist/bench/bench/baselines/b0-fixed-json.js')], base, /^listening/m);
-      break;
     case 'b1':
-      proc = await server([join(stack.root, 'dist/bench/bench/baselines/b1-redis-cache-hit.js')], { ...base, REDIS_URL: stack.redis.url }, /^listening/m);
-      break;
     case 'b2':
-      proc = await server([join(stack.root, 'dist/bench/bench/baselines/b2-express-cache-hit.js')], { ...base, REDIS_URL: stack.redis.url }, /^listening/m);
+    case 'b3':
+    case 'b4': {
+      const env = { ...base, REDIS_URL: stack.redis.url, ...(target === 'b4' ? { UPSTREAM_URL: `${stack.simulatorUrl}/hlr` } : {}) };
+      proc = await server([join(stack.root, 'dist/bench/bench/baselines', BASELINE_FILES[target])], env, /^listening/m);
       break;
+    }
     case 'service':
     case 'alt':
     case 'auditpg':
@@ -158,6 +172,7 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
         // The built-in issuer (C1's tokens): a key file and PUBLIC_URL, as production requires,
         // and tokens that outlive the run (fetched once, before measuring).
         OAUTH_SIGNING_KEY_FILE: stack.signingKeyFile,
+        SINK_CREDENTIALS_KEY_FILE: stack.sinkKeyFile,
         PUBLIC_URL: url,
         OAUTH_TOKEN_TTL_S: '86400',
         ...(target === 'auditpg' ? auditPostgresEnv(auditPgOf(stack)) : AUDIT_OFF_ENV),
@@ -193,8 +208,8 @@ function auditPgOf(stack: Stack): PostgresProcess {
  * A client-credentials access token of the built-in issuer for the bench partner (scope
  * sim-swap:check unless told), from the service under test itself; fetched once per run, before measuring.
  */
-export async function fetchBearer(stack: Stack, url: string, scope = 'sim-swap:check'): Promise<string> {
-  const basic = Buffer.from(`${encodeURIComponent(stack.creds.apiKey)}:${encodeURIComponent(stack.creds.secret)}`).toString('base64');
+export async function fetchBearer(stack: Stack, url: string, scope = 'sim-swap:check', creds: Credentials = stack.creds): Promise<string> {
+  const basic = Buffer.from(`${encodeURIComponent(creds.apiKey)}:${encodeURIComponent(creds.secret)}`).toString('base64');
   const res = await fetch(`${url}/oauth2/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },

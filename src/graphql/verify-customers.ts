@@ -1,6 +1,7 @@
 import {
   GraphQLIncludeDirective, GraphQLResolveInfo, GraphQLSkipDirective, Kind, SelectionNode, SelectionSetNode, getDirectiveValues,
 } from 'graphql';
+import pLimit from 'p-limit';
 import { AuditRecorder, AuditSubject } from '../audit/audit-recorder';
 import { BadRequestError } from '../errors/domain-errors';
 import { graphqlFailureOf } from '../errors/error-lookup';
@@ -15,6 +16,16 @@ import { CustomerVerification as CustomerVerificationFields, QueryVerifyCustomer
 
 /** CONTRACT §2: a batch holds at most this many numbers. */
 export const MAX_BATCH = 100;
+
+/**
+ * Numbers of all GraphQL batches being verified at once, per process; the rest wait their turn.
+ * Unbounded, 32 batches of 50 put 1,600 lookups (with their audit closures, loader entries,
+ * Redis commands and result objects) in flight together: most of it outlives a young-generation
+ * collection, is promoted, and the old generation swelled to 300 MB of RSS (docs/performance.md,
+ * "Memory"). Two full batches at a time keep the Redis pipeline as full as a batch needs.
+ */
+export const BATCH_LOOKUPS_IN_FLIGHT = 200;
+const lookupSlots = pLimit(BATCH_LOOKUPS_IN_FLIGHT);
 
 export interface VerifyCustomersDeps {
   service: Pick<VerificationService, 'admit'>;
@@ -139,5 +150,5 @@ export async function verifyCustomers(deps: VerifyCustomersDeps, args: VerifyCus
     await Promise.all(recorded);
     throw err;
   }
-  return Promise.all(args.msisdns.map((raw) => verifyOne(raw, wanted, maxAgeHours, deps, ctx)));
+  return Promise.all(args.msisdns.map((raw) => lookupSlots(() => verifyOne(raw, wanted, maxAgeHours, deps, ctx))));
 }
