@@ -44,11 +44,6 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  const probes = running.adminUrl ?? running.url;
-  logger.info({ url: running.url, ...(running.adminUrl ? { adminUrl: running.adminUrl } : {}), store: `see ${probes}/readyz` }, 'verify-customer listening');
-  // Said on stdout too, whatever LOG_LEVEL: an operator starting it by hand must see where the probes went.
-  if (running.adminUrl) process.stdout.write(`verify-customer admin port (/healthz, /readyz, /metrics, /internal/events/*): ${running.adminUrl}\n`);
-
   const demo = !config.PARTNERS_FILE && running.partners.all().find((p) => p.enabled && p.signature === 'md5');
   if (demo) {
     process.stdout.write(`\nverify-customer is up on ${running.url} (demo partners, simulator fixture).\nTry, in another shell:\n\n`);
@@ -58,6 +53,11 @@ async function main(): Promise<void> {
       for (const cmd of [demoTokenCommand(running.url, demo), ...demoCamaraCommands(running.url, demo)]) process.stdout.write(`${cmd}\n\n`);
     }
   }
+  // Last: the line a supervisor (and the tests) wait for comes once everything above is done.
+  const probes = running.adminUrl ?? running.url;
+  logger.info({ url: running.url, ...(running.adminUrl ? { adminUrl: running.adminUrl } : {}), store: `see ${probes}/readyz` }, 'verify-customer listening');
+  // Said on stdout too, whatever LOG_LEVEL: an operator starting it by hand must see where the probes went.
+  if (running.adminUrl) process.stdout.write(`verify-customer admin port (/healthz, /readyz, /metrics, /internal/events/*): ${running.adminUrl}\n`);
 }
 
 main().catch((err) => {
