@@ -30,6 +30,9 @@ import { defaultPartnersPath } from './kernel/repo-paths';
 import { loadFixtures, defaultFixturesPath } from './simulator/fixtures';
 import { Simulator, createSimulator } from './simulator/simulator';
 import { createGraphqlMiddleware } from './graphql/graphql-middleware';
+import { createDeviceSwapApi } from './device-swap/create-device-swap-api';
+import { createCallForwardingApi } from './call-forwarding/create-call-forwarding-api';
+import { createNumberRecyclingApi } from './number-recycling/create-number-recycling-api';
 
 export interface ServerOptions {
   logger?: Logger;
@@ -152,6 +155,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       ...(config.SIM_SWAP_MONITORED_DAYS === undefined ? {} : { monitoredDays: config.SIM_SWAP_MONITORED_DAYS }),
     },
   });
+  const signalDeps = { verification: service, audit: auditRecorder, tokens: oauth.verifier, clock, logger };
+  const camaraApis = [createDeviceSwapApi(signalDeps, config), createCallForwardingApi(signalDeps, config), createNumberRecyclingApi(signalDeps, config)];
   const subs = createSubscriptionAdapters(config, { logger, metrics: new PrometheusWebhookMetrics(metrics.registry), partners });
   const subscriptions = new SubscriptionService({
     store: subs.store, delivery: subs.delivery, clock,
@@ -179,6 +184,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     verification: { service, authenticator, normalise, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, audit: auditRecorder },
     events,
     camara: { camara, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
+    camaraApis,
     subscriptions: { subscriptions, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
     accessTokens: oauth.verifier,
     ...(oauth.builtin ? {

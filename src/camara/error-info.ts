@@ -9,6 +9,9 @@ import {
   InvalidCredentialError, InvalidProtocolError, InvalidSinkError, InvalidTokenTypeError, SubscriptionNotFoundError, SubscriptionQuotaError,
 } from '../subscriptions/domain/subscription-errors';
 import { MethodNotAllowedError, RouteNotFoundError } from '../http/http-errors';
+import { NeverInDeviceError } from '../device-swap/device-swap-errors';
+import { CallForwardingListNotOfferedError, CallForwardingUnknownError } from '../call-forwarding/call-forwarding-errors';
+import { SubscriberStartUnknownError } from '../number-recycling/number-recycling-errors';
 
 /** CAMARA's error body (sim-swap.yaml, kyc-tenure.yaml `ErrorInfo`). */
 export interface ErrorInfo {
@@ -54,6 +57,11 @@ export function camaraFailureOf(err: unknown): CamaraFailure {
   if (err instanceof InvalidSinkError) return f(400, 'INVALID_SINK');
   if (err instanceof SubscriptionNotFoundError) return f(404, 'NOT_FOUND');
   if (err instanceof SubscriptionQuotaError) return f(429, 'QUOTA_EXCEEDED');
+  // Device Swap, Call Forwarding Signal, Number Recycling (CONTRACT §11; each yaml's codes).
+  if (err instanceof NeverInDeviceError) return f(422, 'SERVICE_NOT_APPLICABLE');
+  if (err instanceof CallForwardingUnknownError) return f(404, 'IDENTIFIER_NOT_FOUND');
+  if (err instanceof CallForwardingListNotOfferedError) return f(501, 'NOT_IMPLEMENTED');
+  if (err instanceof SubscriberStartUnknownError) return f(422, 'SERVICE_NOT_APPLICABLE');
   // Subclasses before the classes they share a status with.
   if (err instanceof OutOfRangeError) return f(400, 'OUT_OF_RANGE');
   if (err instanceof BadRequestError || err instanceof PayloadTooLargeError) return f(400, 'INVALID_ARGUMENT');

@@ -99,6 +99,10 @@ export const configSchema = z.object({
   SIM_SWAP_MAX_AGE_HOURS: int(1, 2400, 240),
   /** CAMARA: days of SIM-change history the operator may reveal (local regulation); unset = unlimited. */
   SIM_SWAP_MONITORED_DAYS: optionalInt(1, 36_500),
+  /** CAMARA Device Swap: days of device-change history the operator may reveal; unset = unlimited (CONTRACT §11). */
+  DEVICE_SWAP_MONITORED_DAYS: optionalInt(1, 36_500),
+  /** CAMARA Call Forwarding Signal: false = the full list (`call-forwardings`) is not offered, 501 NOT_IMPLEMENTED. */
+  CALL_FORWARDING_LIST: bool(true),
   KYC_CACHE_TTL_S: int(0, 86400, 300),
   KYC_STALE_S: int(0, 7 * 86400, 3600),
   SIM_SWAP_CACHE_TTL_S: int(0, 3600, 30),

@@ -2,6 +2,7 @@ import express, { Express, RequestHandler } from 'express';
 import { AccessTokenVerifier } from '../oauth/ports/access-tokens';
 import { Logger } from '../observability/logger';
 import { CamaraRoutesDeps, camaraRoutes } from '../camara/camara-routes';
+import { CamaraApiHandlers } from '../camara/camara-api-routes';
 import { SubscriptionRoutesDeps, subscriptionRoutes } from '../subscriptions/subscription-routes';
 import { TokenRouteDeps, tokenRoute } from '../oauth/routes/token-route';
 import { WellKnownRoutesDeps, wellKnownRoutes } from '../oauth/routes/well-known-routes';
@@ -26,6 +27,8 @@ export interface AppDeps {
   oauth?: { token: TokenRouteDeps; wellKnown: WellKnownRoutesDeps };
   /** The CAMARA operations (CONTRACT §7), their tokens verified by accessTokens; absent: not served. */
   camara?: Omit<CamaraRoutesDeps, 'tokens'>;
+  /** Further CAMARA APIs, each built by its own factory (createDeviceSwapApi, …; CONTRACT §11). */
+  camaraApis?: CamaraApiHandlers[];
   /** SIM Swap Subscriptions (CONTRACT §8); absent: not served. */
   subscriptions?: Omit<SubscriptionRoutesDeps, 'tokens'>;
   /** Extra handlers mounted before the 404 (GraphQL). */
@@ -68,6 +71,7 @@ export function createApp(deps: AppDeps): Express {
   // Partner operations first: they carry the load, and every router passed costs each request.
   app.use(verificationRoutes(deps.verification));
   if (deps.camara) app.use(camaraRoutes({ ...deps.camara, tokens: deps.accessTokens }));
+  for (const api of deps.camaraApis ?? []) app.use(api);
   if (deps.subscriptions) app.use(subscriptionRoutes({ ...deps.subscriptions, tokens: deps.accessTokens }));
   if (!deps.adminElsewhere) app.use(opsRoutes(deps.ops));
   app.use(openapiRoute());
