@@ -15,11 +15,11 @@ export function featureTags(files: readonly string[]): string[] {
 }
 
 /** Registers tests named exactly after scenario tags, and remembers which tags were tested. */
-export function scenarioRegistry(): { scenario(tag: string, fn: () => Promise<void>): void; tested: Set<string> } {
+export function scenarioRegistry(): { scenario: (tag: string, fn: () => Promise<void>) => void; tested: Set<string> } {
   const tested = new Set<string>();
   return {
     tested,
-    scenario(tag, fn) {
+    scenario: (tag, fn) => {
       tested.add(tag);
       it(tag, fn);
     },
