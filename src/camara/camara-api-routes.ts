@@ -1,6 +1,7 @@
 import { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { AccessGrant, AccessTokenVerifier } from '../oauth/ports/access-tokens';
 import { Logger } from '../observability/logger';
+import { BadRequestError } from '../errors/domain-errors';
 import { MethodNotAllowedError, RouteNotFoundError } from '../http/http-errors';
 import { jsonBody } from '../http/json-body';
 import { Operation } from '../partners/operation';
@@ -28,6 +29,15 @@ export interface CamaraApiRoutesDeps {
   tokens: AccessTokenVerifier;
   bodyLimitBytes: number;
   logger: Logger;
+}
+
+/**
+ * Whether the request carried body bytes. The JSON parser reads an empty body as `{}` (as
+ * body-parser does), but each of these operations declares its body required.
+ */
+function carriesBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /** Case-insensitive, one trailing slash allowed: as Express's router matches, and as the other CAMARA routes do. */
@@ -64,9 +74,10 @@ export function camaraApiRoutes(root: string, endpoints: Readonly<Record<string,
     res.locals.operation = endpoint.operation;
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
-      throw new MethodNotAllowedError('use POST');
+      throw new MethodNotAllowedError('this operation takes POST only');
     }
     camaraRequest(req, res, next, { tokens: deps.tokens, body }, async (grant) => {
+      if (!carriesBody(req)) throw new BadRequestError('the request body is required: a JSON object');
       const answer = await endpoint.answer(grant, req.body, String(res.locals.correlator));
       res.locals.msisdn = answer.msisdn;
       res.locals.code = '00000';
