@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { LEGACY_OPERATIONS, LegacyOperation, Operation } from '../partners/operation';
+import { LegacyOperation, Operation } from '../partners/operation';
 import {
   AuthFailureReason, AuthInterface, BreakerState, CacheOutcome, Metrics, ReplicationWaitOutcome, StateStoreFailure, TxnOutcome,
   UpstreamOutcome,
@@ -165,11 +165,8 @@ export class PrometheusMetrics implements Metrics {
         for (const r of INITIAL_RESULTS) this.requests.inc({ operation, interface: iface, ...r }, 0);
         this.requestSeconds.zero({ operation, interface: iface });
       }
-      this.rateLimitedTotal.inc({ operation }, 0);
-    }
-    // Two caches: the HLR's facts (kyc) and SIM management's (sim_swap); the other APIs read them.
-    for (const operation of LEGACY_OPERATIONS) {
       for (const outcome of LABELS.cacheOutcome) this.cacheLookups.inc({ operation, outcome }, 0);
+      this.rateLimitedTotal.inc({ operation }, 0);
     }
     for (const outcome of LABELS.txnOutcome) this.txns.inc({ outcome }, 0);
     for (const outcome of LABELS.replicationWait) this.replicationWaits.inc({ outcome }, 0);
