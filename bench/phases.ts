@@ -4,6 +4,7 @@ import { BenchArgs } from './bench-args';
 import { FanoutResult, runFanout } from './fanout-phase';
 import { ScenarioResult, SoakResult } from './report';
 import { combineRounds, runScenario, runSoak } from './scenario-runner';
+import { KIND_SCOPES } from './request-factory';
 import { SCENARIOS, SOAK, Scenario, Target } from './scenarios';
 import { RunningTarget, Stack, fetchBearer, startTarget } from './stack';
 
@@ -70,9 +71,10 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
     if (out.storeMode !== undefined && out.storeMode !== 'redis') {
       log(`WARNING: the service reports store "${out.storeMode}", not "redis": results are not the Redis design`);
     }
-    if (wanted.some((s) => s.kind === 'camara-check-hot')) {
+    const scopes = [...new Set(wanted.flatMap((s) => KIND_SCOPES[s.kind] ?? []))];
+    if (scopes.length > 0) {
       // One token for the whole run, from the service under test; it outlives the run (OAUTH_TOKEN_TTL_S).
-      stack.creds.bearer = await fetchBearer(stack, (running.get('service') as RunningTarget).url);
+      stack.creds.bearer = await fetchBearer(stack, (running.get('service') as RunningTarget).url, scopes.join(' '));
     }
     const on = (s: Scenario) => running.get(s.target) as RunningTarget;
     const index = (s: Scenario) => SCENARIOS.indexOf(s);
@@ -95,7 +97,7 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       out.results.push(r);
       logResult(r);
     }
-    for (const id of ['S1alt', 'S1+auditPG', 'S1+WAIT', 'C1']) logPaired(rounds, id);
+    for (const id of ['S1alt', 'S1+auditPG', 'S1+WAIT', 'C1', 'D1', 'G1']) logPaired(rounds, id);
     const auditTarget = running.get('auditpg');
     if (auditTarget && stack.auditPg) {
       const auditScenario = interleaved.find((s) => s.target === 'auditpg');

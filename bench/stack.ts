@@ -57,7 +57,7 @@ export async function startStack(root: string, placement: Placement, opts: { aud
   writeFileSync(signingKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
   writeFileSync(partnersFile, JSON.stringify({
     partners: [{
-      name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap'], enabled: true,
+      name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap', 'device_swap', 'call_forwarding'], enabled: true,
       rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
     }],
   }));
