@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { StartedProcess, StartOptions, commandSucceeds, startNode } from '../tools/process-kit/child-process';
 import { canConnect, freePort, waitForHttp, waitForStore } from '../tools/process-kit/net-wait';
 import { PostgresProcess } from '../tools/process-kit/postgres-server';
@@ -55,6 +55,8 @@ export async function startStack(root: string, placement: Placement, opts: { aud
   const signingKeyFile = join(dir, 'oauth-signing-key.pem');
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   writeFileSync(signingKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  // Production with Redis requires a key for the subscriptions' sink credentials (CONTRACT §8).
+  writeFileSync(sinkKeyFile(partnersFile), randomBytes(32).toString('base64'), { mode: 0o600 });
   writeFileSync(partnersFile, JSON.stringify({
     partners: [{
       name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap', 'device_swap', 'call_forwarding'], enabled: true,
@@ -158,6 +160,7 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
         // The built-in issuer (C1's tokens): a key file and PUBLIC_URL, as production requires,
         // and tokens that outlive the run (fetched once, before measuring).
         OAUTH_SIGNING_KEY_FILE: stack.signingKeyFile,
+        SINK_CREDENTIALS_KEY_FILE: sinkKeyFile(stack.partnersFile),
         PUBLIC_URL: url,
         OAUTH_TOKEN_TTL_S: '86400',
         ...(target === 'auditpg' ? auditPostgresEnv(auditPgOf(stack)) : AUDIT_OFF_ENV),
@@ -215,4 +218,9 @@ export async function scrapeCounters(url: string, names = ['verify_cache_lookups
     out.set(line.slice(0, i), Number(line.slice(i + 1)));
   }
   return out;
+}
+
+/** The sink-credentials key beside the bench's partners file (both in the run's temporary directory). */
+function sinkKeyFile(partnersFile: string): string {
+  return join(dirname(partnersFile), 'sink-credentials.key');
 }
