@@ -90,7 +90,7 @@ export function camaraRouter(deps: CamaraRouterDeps, api: CamaraApiRoutes): Cama
     res.locals.operation = operation.partnerOperation;
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
-      throw new MethodNotAllowedError('use POST');
+      throw new MethodNotAllowedError('this operation takes POST only');
     }
     camaraRequest(req, res, next, { tokens: deps.tokens, body }, async (grant) => {
       if (api.bodyRequired === true && !carriesBody(req)) throw new BadRequestError('the request body is required: a JSON object');

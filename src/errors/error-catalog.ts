@@ -78,8 +78,8 @@ export const ERROR_CATALOG = {
   NEVER_IN_DEVICE: { legacy: ['11111', 422], camara: [422, 'SERVICE_NOT_APPLICABLE'], graphql: '11111' },
   // The HLR does not say which forwarding services the line has: "could not be retrieved", 404.
   CALL_FORWARDING_UNKNOWN: { legacy: ['11111', 404], camara: [404, 'IDENTIFIER_NOT_FOUND'], graphql: '11111' },
-  // CALL_FORWARDING_LIST=false: the operator does not offer the full list.
-  CALL_FORWARDING_LIST_NOT_OFFERED: { legacy: ['11111', 501], camara: [501, 'NOT_IMPLEMENTED'], graphql: '11111' },
+  // CALL_FORWARDING_LIST=false: the operator does not offer the full list (the operator's choice, not the caller's fault).
+  CALL_FORWARDING_LIST_NOT_OFFERED: { legacy: ['9999', 501], camara: [501, 'NOT_IMPLEMENTED'], graphql: '9999' },
   // The HLR does not say when the current subscriber began: no code for "no data", 422 is the nearest.
   SUBSCRIBER_START_UNKNOWN: { legacy: ['11111', 422], camara: [422, 'SERVICE_NOT_APPLICABLE'], graphql: '11111' },
 
