@@ -238,7 +238,7 @@ describe('Device Swap conformance: the official scenarios', () => {
     });
   });
 
-  it('tests every scenario tag of the two feature files, and no tag they do not have', () => {
+  it('when the scenarios are listed, then every scenario tag of the two feature files is tested, and no tag they do not have', () => {
     expect([...new Set(featureTags(FEATURES))].sort()).toEqual([...tested].sort());
   });
 });

@@ -112,7 +112,7 @@ describe('Number Recycling conformance: the official scenarios', () => {
     expectErrorInfo(await check({ phoneNumber: '+33612345678', specifiedDate: '2020-01-01' }), 422, 'SERVICE_NOT_APPLICABLE');
   });
 
-  it('tests every scenario tag of the feature file, and no tag it does not have', () => {
+  it('when the scenarios are listed, then every scenario tag of the feature file is tested, and no tag it does not have', () => {
     expect([...new Set(featureTags(FEATURES))].sort()).toEqual([...tested].sort());
   });
 });
