@@ -4,6 +4,7 @@ import { BenchArgs } from './bench-args';
 import { FanoutResult, runFanout } from './fanout-phase';
 import { ScenarioResult, SoakResult } from './report';
 import { combineRounds, runScenario, runSoak } from './scenario-runner';
+import { KIND_SCOPES } from './request-factory';
 import { SCENARIOS, SOAK, Scenario, Target } from './scenarios';
 import { MIX_PARTNERS, RunningTarget, Stack, fetchBearer, startTarget } from './stack';
 
@@ -72,9 +73,10 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
     if (out.storeMode !== undefined && out.storeMode !== 'redis') {
       log(`WARNING: the service reports store "${out.storeMode}", not "redis": results are not the Redis design`);
     }
-    if (wanted.some((s) => s.kind === 'camara-check-hot')) {
+    const scopes = [...new Set(wanted.flatMap((s) => KIND_SCOPES[s.kind] ?? []))];
+    if (scopes.length > 0) {
       // One token for the whole run, from the service under test; it outlives the run (OAUTH_TOKEN_TTL_S).
-      stack.creds.bearer = await fetchBearer(stack, (running.get('service') as RunningTarget).url);
+      stack.creds.bearer = await fetchBearer(stack, (running.get('service') as RunningTarget).url, scopes.join(' '));
     }
     if (wanted.some((s) => s.kind === 'mix-m1')) {
       const url = (running.get('service') as RunningTarget).url;
@@ -100,7 +102,7 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       out.results.push(r);
       logResult(r);
     }
-    for (const id of ['S1alt', 'S1+auditPG', 'S1+WAIT', 'C1', 'B3', 'S2']) logPaired(rounds, id);
+    for (const id of ['S1alt', 'S1+auditPG', 'S1+WAIT', 'C1', 'D1', 'G1', 'B3', 'S2']) logPaired(rounds, id);
     logPaired(rounds, 'S2', 'B4');
     logPaired(rounds, 'S2alt', 'S2');
     const auditTarget = running.get('auditpg');

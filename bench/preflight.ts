@@ -32,6 +32,7 @@ export async function preflight(url: string, creds: Credentials, s: Scenario, nu
       if (json.code !== '00000' || typeof (json.result as { sim_swapped?: unknown })?.sim_swapped !== 'string') fail('expected a SIM swap result');
       break;
     case 'camara-check-hot':
+    case 'device-check-hot':
       if (typeof json.swapped !== 'boolean') fail('expected {"swapped": boolean}');
       break;
     case 'kyc-bad-sig':
@@ -41,6 +42,13 @@ export async function preflight(url: string, creds: Credentials, s: Scenario, nu
       const items = (json.data as { verifyCustomers?: { kyc?: unknown; error?: unknown }[] } | undefined)?.verifyCustomers;
       if (json.errors || !Array.isArray(items) || items.length !== 50) fail('expected 50 items and no errors');
       if (items?.some((i) => i.error !== null || i.kyc === null)) fail('expected every item answered');
+      break;
+    }
+    case 'graphql-signals': {
+      const items = (json.data as { signals?: { kyc?: unknown; errors?: unknown[] }[] } | undefined)?.signals;
+      if (json.errors || !Array.isArray(items) || items.length !== 50) fail('expected 50 items and no errors');
+      // Per-signal errors are answers too (e.g. a terminated synthetic number); KYC is always answered.
+      if (items?.some((i) => i.kyc === null)) fail('expected every item\'s KYC answered');
       break;
     }
     default: {

@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { signatureFor } from '../src/partners/signature';
 import { syntheticSubscriber } from '../src/simulator/synthetic';
+import { SimSubscriber } from '../src/simulator/subscriber';
 
 /** What one load run sends; every request of it gets a fresh txn_id and a current signature. */
-export type RequestKind = 'kyc-hot' | 'kyc-distinct' | 'sim-distinct' | 'graphql-batch' | 'kyc-bad-sig' | 'kyc-no-ts' | 'camara-check-hot' | 'mix-m1';
+export type RequestKind = 'kyc-hot' | 'kyc-distinct' | 'sim-distinct' | 'graphql-batch' | 'kyc-bad-sig' | 'kyc-no-ts' | 'camara-check-hot' | 'mix-m1'
+  | 'device-check-hot' | 'graphql-signals';
+
+/** The scope each CAMARA kind's Bearer token needs; the run fetches one token holding those of its kinds (M1's partners fetch their own). */
+export const KIND_SCOPES: Partial<Record<RequestKind, string>> = { 'camara-check-hot': 'sim-swap:check', 'device-check-hot': 'device-swap:check' };
 
 export interface Credentials {
   apiKey: string;
@@ -27,12 +32,20 @@ export const HOT_NUMBERS = ['255712000001', '255712000002', '255712000003', '255
 /** 50 synthetic subscribers for the GraphQL batch, the same in every request (cache hits after the first). */
 export const BATCH_NUMBERS = subscribersFrom(650_000_000, 50);
 
+/** Synthetic subscribers that have been used in a device: a Device Swap cache hit answers 200 for them. */
+export const DEVICE_HOT_NUMBERS = subscribersFrom(660_000_000, 7, (s) => s.status !== 'terminated' && typeof s.deviceFirstSeenAt === 'string');
+
 const KYC = '/eai/verify_customer/query/kyc';
 const SIM_SWAP = '/eai/verify_customer/query/sim_swap';
 const BATCH_QUERY = 'query($m:[String!]!){verifyCustomers(msisdns:$m){msisdn kyc{isValid isActive isPrepaid} simSwap{simSwapped simSwappedAt} error{code desc}}}';
 const CAMARA_CHECK = '/sim-swap/v2/check';
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const BATCH_BODY = JSON.stringify({ query: BATCH_QUERY, variables: { m: BATCH_NUMBERS } });
+const DEVICE_CHECK = '/device-swap/v1/check';
+/** Every signal of the same 50 numbers: one HLR and one SIM lookup per number, cache hits after the first. */
+const SIGNALS_QUERY = 'query($m:[String!]!){signals(msisdns:$m){msisdn simSwap{latestSimChangeAt} deviceSwap{latestDeviceChangeAt} '
+  + 'callForwarding{active unconditional} tenure{since contractType} kyc{isValid isActive isPrepaid} errors{signal code desc}}}';
+const SIGNALS_BODY = JSON.stringify({ query: SIGNALS_QUERY, variables: { m: BATCH_NUMBERS } });
 
 /**
  * Builds requests for one kind. Signatures change once a second, so they are computed once a
@@ -55,7 +68,8 @@ export class RequestFactory {
   }
 
   next(): BuiltRequest {
-    if (this.kind === 'camara-check-hot') return this.camaraCheck();
+    if (this.kind === 'camara-check-hot') return this.camaraCheck(CAMARA_CHECK, HOT_NUMBERS);
+    if (this.kind === 'device-check-hot') return this.camaraCheck(DEVICE_CHECK, DEVICE_HOT_NUMBERS);
     if (this.kind === 'mix-m1') return this.mixed();
     const q = this.currentQuery();
     switch (this.kind) {
@@ -69,6 +83,8 @@ export class RequestFactory {
         return { path: `${SIM_SWAP}?${q}`, body: this.body(this.distinctNumber(true)) };
       case 'graphql-batch':
         return { path: `/graphql?${q}`, body: BATCH_BODY };
+      case 'graphql-signals':
+        return { path: `/graphql?${q}`, body: SIGNALS_BODY };
       default: {
         const never: never = this.kind;
         throw new Error(`unknown request kind ${String(never)}`);
@@ -76,14 +92,14 @@ export class RequestFactory {
     }
   }
 
-  /** CAMARA SIM swap check of a hot number: a Bearer token instead of a signature, no txn_id. */
-  private camaraCheck(): BuiltRequest {
+  /** A CAMARA check (SIM swap, Device Swap) of a hot number: a Bearer token instead of a signature, no txn_id. */
+  private camaraCheck(path: string, numbers: readonly string[]): BuiltRequest {
     if (!this.camaraHeaders) {
-      if (!this.creds.bearer) throw new Error('camara-check-hot needs an access token (creds.bearer)');
+      if (!this.creds.bearer) throw new Error(`${this.kind} needs an access token (creds.bearer)`);
       this.camaraHeaders = { 'content-type': 'application/json', authorization: `Bearer ${this.creds.bearer}` };
     }
-    const msisdn = HOT_NUMBERS[this.hot++ % HOT_NUMBERS.length];
-    return { path: CAMARA_CHECK, body: `{"phoneNumber":"+${msisdn}","maxAge":240}`, headers: this.camaraHeaders };
+    const msisdn = numbers[this.hot++ % numbers.length];
+    return { path, body: `{"phoneNumber":"+${msisdn}","maxAge":240}`, headers: this.camaraHeaders };
   }
 
   /**
@@ -156,12 +172,13 @@ export class RequestFactory {
   }
 }
 
-/** The first `count` numbers from 255<start> on that the synthetic simulator knows. */
-function subscribersFrom(start: number, count: number): string[] {
+/** The first `count` numbers from 255<start> on that the synthetic simulator knows (and that `keep` accepts). */
+function subscribersFrom(start: number, count: number, keep: (s: SimSubscriber) => boolean = () => true): string[] {
   const out: string[] = [];
   for (let n = start; out.length < count; n++) {
     const msisdn = `255${n}`;
-    if (syntheticSubscriber(msisdn, new Date(0)) !== null) out.push(msisdn);
+    const s = syntheticSubscriber(msisdn, new Date(0));
+    if (s !== null && keep(s)) out.push(msisdn);
   }
   return out;
 }

@@ -70,6 +70,10 @@ export const SCENARIOS: Scenario[] = [
   // CAMARA SIM swap check of the same hot numbers (cache hits) with a Bearer token of
   // the built-in issuer, verified on every request (the verified-token cache included).
   { id: 'C1', title: 'CAMARA sim-swap check, cache hit, Bearer token', target: 'service', kind: 'camara-check-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
+  // CONTRACT §11: Device Swap check of hot numbers (HLR cache hits) with a Bearer token, and the
+  // GraphQL signals query for 50 numbers (cache hits after the first); both paired with S1.
+  { id: 'D1', title: 'CAMARA device-swap check, cache hit, Bearer token', target: 'service', kind: 'device-check-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
+  { id: 'G1', title: 'GraphQL signals, 50 numbers, every signal', target: 'service', kind: 'graphql-signals', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'S5', title: 'REST KYC, bad signature (401/429)', target: 'service', kind: 'kyc-bad-sig', expectStatuses: [401, 429], connections: CONNECTIONS, interleaved: true },
   { id: 'S6', title: 'S1 with timestamp omitted', target: 'service', kind: 'kyc-no-ts', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   // Only with --only: S1 on a second service (BENCH_ALT_ROOT / BENCH_ALT_NODE_FLAGS), in the

@@ -65,7 +65,7 @@ export async function startStack(root: string, placement: Placement, opts: { aud
   const rateLimit = { perSecond: 1_000_000, burst: 1_000_000 };
   writeFileSync(partnersFile, JSON.stringify({
     partners: [
-      { name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap'], enabled: true, rateLimit },
+      { name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap', 'device_swap', 'call_forwarding'], enabled: true, rateLimit },
       // M1's CAMARA partners: each its own token, rate bucket and verified-token cache entry.
       ...MIX_PARTNERS.map((p) => ({ name: p.apiKey, apiKey: p.apiKey, secret: p.secret, operations: ['sim_swap'], enabled: true, rateLimit })),
     ],
@@ -231,3 +231,4 @@ export async function scrapeCounters(url: string, names = ['verify_cache_lookups
   }
   return out;
 }
+

@@ -1,4 +1,6 @@
+import { createCallForwardingApi } from './call-forwarding/call-forwarding-api';
 import { Config } from './config/config';
+import { createDeviceSwapApi } from './device-swap/device-swap-api';
 import { createAudit } from './audit/create-audit';
 import { AuditWriter } from './audit/adapters/create-audit-writer';
 import { createGraphql } from './graphql/create-graphql';
@@ -7,6 +9,7 @@ import { Clock, systemClock } from './kernel/clock';
 import { Lifecycle } from './kernel/lifecycle';
 import { createKycTenureApi } from './kyc-tenure/kyc-tenure-api';
 import { createSimSwapApi } from './sim-swap/sim-swap-api';
+import { createNumberRecyclingApi } from './number-recycling/number-recycling-api';
 import { createLegacyRest } from './legacy-rest/create-legacy-rest';
 import { createOauth } from './oauth/create-oauth';
 import { AccessTokenVerifier } from './oauth/ports/access-tokens';
@@ -91,6 +94,9 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const camaraApi = { logger, clock, verification: service, audit: audit.recorder, tokens };
   const simSwap = await life.start('sim-swap', () => createSimSwapApi(camaraApi, config));
   const kycTenure = await life.start('kyc-tenure', () => createKycTenureApi(camaraApi, config));
+  const deviceSwap = await life.start('device-swap', () => createDeviceSwapApi(camaraApi, config));
+  const callForwarding = await life.start('call-forwarding', () => createCallForwardingApi(camaraApi, config));
+  const numberRecycling = await life.start('number-recycling', () => createNumberRecyclingApi(camaraApi, config));
   const graphql = await life.start('graphql', () => createGraphql({ ...signed, logger }, config));
   const ops = await life.start('ops', () => createOps({
     registry: metrics.registry, storeMode: () => store.mode(), upstreams: upstreams.states, auditMode: () => audit.writer.mode(),
@@ -98,7 +104,10 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   }, config));
   const http = await life.start('http', () => createHttp({
     logger, requestMetrics: metrics,
-    routes: [...legacyRest.routes, ...simSwap.routes, ...kycTenure.routes, ...subscriptions.routes, ...oauth.routes, ...graphql.routes],
+    routes: [
+      ...legacyRest.routes, ...simSwap.routes, ...kycTenure.routes, ...deviceSwap.routes, ...callForwarding.routes, ...numberRecycling.routes,
+      ...subscriptions.routes, ...oauth.routes, ...graphql.routes,
+    ],
     adminRoutes: ops.adminRoutes, onListening: oauth.listeningAt, onShutdown: ops.beginShutdown,
   }, config));
 

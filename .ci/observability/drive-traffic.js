@@ -3,7 +3,8 @@
  * Drives the traffic the observability check needs, so every dashboard panel has something
  * to show: successes and cache hits, caller errors (bad signature, unknown key, stale
  * timestamp, malformed body, not a subscriber), txn_id replays and conflicts, rate limiting,
- * upstream timeouts and errors, stale KYC answers and an HLR circuit breaker opening.
+ * upstream timeouts and errors, stale KYC answers, an HLR circuit breaker opening, and the
+ * signal APIs (Device Swap, Call Forwarding Signal, Number Recycling).
  *
  * node drive-traffic.js HEALTHY_URL FAULTY_URL SIMULATOR_URL [--healthy-admin-url URL]
  *   HEALTHY_URL: an instance with its in-process simulator (demo fixture).
@@ -146,9 +147,38 @@ async function webhookTraffic(base) {
   expect('swap event', swap.status, 200);
 }
 
+/**
+ * The signal APIs (CONTRACT §11), for the signals row: each operation answered, and a caller
+ * error (a number never used in a device) so the result codes differ.
+ */
+async function signalTraffic(base) {
+  const tokenRes = await fetch(`${base}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `grant_type=client_credentials&client_id=${DEMO.key}&client_secret=${DEMO.secret}`,
+  });
+  const { access_token: token } = await tokenRes.json();
+  const camara = async (path, body) => {
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    });
+    await res.text();
+    return res.status;
+  };
+  for (let round = 0; round < 2; round += 1) {
+    expect('device swap check', await camara('/device-swap/v1/check', { phoneNumber: '+255712000011', maxAge: 24 }), 200);
+    expect('device swap retrieve-date', await camara('/device-swap/v1/retrieve-date', { phoneNumber: '+255712000012' }), 200);
+    expect('unconditional call forwarding', await camara('/call-forwarding-signal/v0.4/unconditional-call-forwardings', { phoneNumber: '+255712000012' }), 200);
+    expect('call forwardings', await camara('/call-forwarding-signal/v0.4/call-forwardings', { phoneNumber: '+255712000013' }), 200);
+    expect('number recycling', await camara('/number-recycling/v0.2/check', { phoneNumber: '+255712000015', specifiedDate: '2024-01-01' }), 200);
+  }
+  expect('device swap, never in a device', await camara('/device-swap/v1/check', { phoneNumber: '+255712000014' }), 422);
+}
+
 async function main() {
   await healthyTraffic(healthy);
   await webhookTraffic(healthy);
+  await signalTraffic(healthy);
   await faultyTraffic(faulty, simulator);
   process.stdout.write('traffic: done (successes, cache hits, 401/400/404/409/429, timeouts, stale answers, HLR breaker open)\n');
 }

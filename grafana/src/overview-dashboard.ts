@@ -4,6 +4,7 @@ import { auditPanels } from './overview/audit';
 import { partnerPanels } from './overview/partners';
 import { processPanels } from './overview/process';
 import { serviceLevelPanels } from './overview/service-level';
+import { signalPanels } from './overview/signals';
 import { trafficPanels } from './overview/traffic';
 import { upstreamPanels } from './overview/upstreams';
 import { webhookPanels } from './overview/webhooks';
@@ -18,6 +19,7 @@ const ROWS = [
   { title: 'Process', panels: processPanels },
   // Last, so the panel ids of the rows above stay what links already point to.
   { title: 'Audit trail', panels: auditPanels },
+  { title: 'Fraud and identity signals: Device Swap, Call Forwarding, Number Recycling', panels: signalPanels },
 ];
 
 function variables(): Builder<dashboard.VariableModel>[] {

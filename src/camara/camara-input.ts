@@ -21,10 +21,10 @@ export interface CheckBody { phoneNumber?: string; maxAge?: number }
 export interface TenureBody { phoneNumber?: string; tenureDate: string }
 
 const OUT_OF_RANGE = 'OUT_OF_RANGE';
-const BODY_MESSAGE = 'the request body must be a JSON object';
+export const BODY_MESSAGE = 'the request body must be a JSON object';
 
 /** Absent is fine; anything else must be an E.164 number (null too: the schemas do not allow null). */
-const phoneNumber = z.string(PHONE_EXPECTATION).regex(PHONE_NUMBER, PHONE_EXPECTATION).optional();
+export const phoneNumber = z.string(PHONE_EXPECTATION).regex(PHONE_NUMBER, PHONE_EXPECTATION).optional();
 
 const retrieveDateSchema = ownObject({ phoneNumber }, BODY_MESSAGE);
 
@@ -36,34 +36,37 @@ const checkSchema = ownObject({
     .optional(),
 }, BODY_MESSAGE);
 
-/** tenureDate: a required RFC 3339 full-date naming a real day, checked before phoneNumber; the future is checked later. */
-const tenureSchema = ownObject({
-  tenureDate: z.string(typeMessage('tenureDate is required', 'tenureDate must be a date in the form YYYY-MM-DD'))
-    .refine((d) => parseFullDate(d) !== undefined, 'tenureDate must be a date in the form YYYY-MM-DD'),
-  phoneNumber,
-}, BODY_MESSAGE);
+/** A required RFC 3339 full-date naming a real day (YYYY-MM-DD); whether it is in the future is the caller's check. */
+export function fullDate(name: string) {
+  const expectation = `${name} must be a date in the form YYYY-MM-DD`;
+  return z.string(typeMessage(`${name} is required`, expectation)).refine((d) => parseFullDate(d) !== undefined, expectation);
+}
 
-function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+/** tenureDate: checked before phoneNumber; the future is checked later. */
+const tenureSchema = ownObject({ tenureDate: fullDate('tenureDate'), phoneNumber }, BODY_MESSAGE);
+
+/** A CAMARA body's value, or its first problem as the error class CAMARA answers it with. */
+export function parseCamaraBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = parseBody(schema, body);
   if (result.ok) return result.value;
   throw result.kind === OUT_OF_RANGE ? new OutOfRangeError(result.message) : new BadRequestError(result.message);
 }
 
 /** Only the properties that were sent: an absent one stays absent, never `undefined`. */
-function sent<T extends object>(value: T): T {
+export function sent<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 export function parseRetrieveDateBody(body: unknown): RetrieveDateBody {
-  return sent(parse(retrieveDateSchema, body));
+  return sent(parseCamaraBody(retrieveDateSchema, body));
 }
 
 export function parseCheckBody(body: unknown): CheckBody {
-  return sent(parse(checkSchema, body));
+  return sent(parseCamaraBody(checkSchema, body));
 }
 
 export function parseTenureBody(body: unknown): TenureBody {
-  return sent(parse(tenureSchema, body));
+  return sent(parseCamaraBody(tenureSchema, body));
 }
 
 /**

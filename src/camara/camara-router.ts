@@ -1,6 +1,7 @@
-import { ErrorRequestHandler, RequestHandler } from 'express';
+import { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { camaraErrorHandler } from './camara-error-handler';
 import { camaraRequest } from './camara-request';
+import { BadRequestError } from '../errors/domain-errors';
 import { AccessGrant, AccessTokenVerifier } from '../oauth/ports/access-tokens';
 import { Operation } from '../partners/operation';
 import { Logger } from '../observability/logger';
@@ -38,9 +39,22 @@ export interface CamaraOperationRoute {
 export type CamaraRoutes = [RequestHandler, ErrorRequestHandler];
 
 export interface CamaraApiRoutes {
+  /** The API's name (`sim-swap`): its error handler applies the API's CAMARA_API_OVERRIDES. */
+  name: string;
   /** The API root (`/sim-swap/v2`): any other path under it is a CAMARA 404, not the legacy one. */
   root: string;
   operations: readonly CamaraOperationRoute[];
+  /**
+   * The API's yaml declares every operation's body required: a request without body bytes is
+   * 400, where the JSON parser would read it as `{}` (as body-parser does).
+   */
+  bodyRequired?: boolean;
+}
+
+/** Whether the request carried body bytes at all. */
+function carriesBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /** Case-insensitive, one trailing slash allowed: as Express's router matches, and as the legacy routes do. */
@@ -52,8 +66,9 @@ function routeKey(path: string): string {
 /**
  * The routes of one CAMARA API with the shared rules of every CAMARA API: POST only, a valid
  * x-correlator, the bearer token verified before the body is read (as the legacy routes
- * authenticate first), then the operation; every failure on these paths becomes ErrorInfo here
- * and never reaches the legacy error middleware.
+ * authenticate first), a body where the API requires one, then the operation; every failure on
+ * these paths becomes ErrorInfo here (with the API's overrides) and never reaches the legacy
+ * error middleware.
  */
 export function camaraRouter(deps: CamaraRouterDeps, api: CamaraApiRoutes): CamaraRoutes {
   const body = jsonBody(deps.bodyLimitBytes);
@@ -75,9 +90,10 @@ export function camaraRouter(deps: CamaraRouterDeps, api: CamaraApiRoutes): Cama
     res.locals.operation = operation.partnerOperation;
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
-      throw new MethodNotAllowedError('use POST');
+      throw new MethodNotAllowedError('this operation takes POST only');
     }
     camaraRequest(req, res, next, { tokens: deps.tokens, body }, async (grant) => {
+      if (api.bodyRequired === true && !carriesBody(req)) throw new BadRequestError('the request body is required: a JSON object');
       const answer = await operation.answer(grant, req.body, String(res.locals.correlator));
       res.locals.msisdn = answer.msisdn;
       res.locals.code = '00000';
@@ -85,5 +101,5 @@ export function camaraRouter(deps: CamaraRouterDeps, api: CamaraApiRoutes): Cama
     });
   };
 
-  return [routes, camaraErrorHandler(deps.logger)];
+  return [routes, camaraErrorHandler(deps.logger, api.name)];
 }

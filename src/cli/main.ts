@@ -12,7 +12,7 @@ import { USAGE_USAGE, usageCommand } from './usage-command';
 const USAGE = `usage: verify-customer <command>
   sign [--key K --secret S] [--timestamp T] [--hmac]     print a signed query string
   call kyc|sim_swap MSISDN [--url URL] [--key K --secret S] [--txn-id ID] [--max-age H] [--hmac]
-  partners add NAME [--file PATH] [--operations kyc,sim_swap] [--hmac]
+  partners add NAME [--file PATH] [--operations kyc,sim_swap,kyc_match,device_swap,call_forwarding,number_recycling] [--hmac]
   webhooks dead-letters [--json] | webhooks replay <jobId>... | --all
   ${AUDIT_USAGE}
   ${USAGE_USAGE}

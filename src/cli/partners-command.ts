@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { parsePartners, readPartnersJson } from '../partners/file-partner-registry';
-import { OPERATIONS } from '../partners/operation';
+import { LEGACY_OPERATIONS } from '../partners/operation';
 import { UsageError, parseCommandArgs, positionals } from './args';
 import { writeFileAtomic } from './atomic-file';
 import { CliIo } from './io';
@@ -34,7 +34,7 @@ export function partnersCommand(argv: readonly string[], io: CliIo): number {
   if (sub !== 'add') throw new UsageError('the only partners command is "add"');
   const file = values.file ?? io.env.PARTNERS_FILE;
   if (!file) throw new UsageError('give --file PATH (or set PARTNERS_FILE)');
-  const operations = (values.operations ?? OPERATIONS.join(',')).split(',');
+  const operations = (values.operations ?? LEGACY_OPERATIONS.join(',')).split(',');
   const doc = currentDocument(file, io.env);
   if (doc.partners.some((p) => p.name === name)) throw new UsageError(`a partner named ${name} already exists in ${file}`);
   const apiKey = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 40)}-${randomBytes(6).toString('hex')}`;

@@ -5,6 +5,7 @@ import { issuerRules, oauthSettings, productionIssuerRule, productionJwksRule } 
 import { partnerSettings, productionPartnersRule } from './partner-settings';
 import { listenerRules, serverSettings, timeoutRules } from './server-settings';
 import { SettingsRule } from './setting-types';
+import { signalsSettings } from './signals-settings';
 import { stateRules, stateSettings } from './state-settings';
 import { backoffRule, concurrencyRule, productionSinkKeyRule, subscriptionSettings } from './subscription-settings';
 import { productionUpstreamRule, upstreamPairRule, upstreamSettings } from './upstream-settings';
@@ -18,6 +19,7 @@ export type { GraphqlSettings } from './graphql-settings';
 export type { OauthSettings } from './oauth-settings';
 export type { PartnerSettings } from './partner-settings';
 export type { ServerSettings } from './server-settings';
+export type { SignalsSettings } from './signals-settings';
 export type { StateSettings } from './state-settings';
 export type { SubscriptionSettings } from './subscription-settings';
 export type { UpstreamSettings } from './upstream-settings';
@@ -29,6 +31,7 @@ const settings = z.object({
   ...stateSettings,
   ...partnerSettings,
   ...verificationSettings,
+  ...signalsSettings,
   ...graphqlSettings,
   ...oauthSettings,
   ...auditSettings,

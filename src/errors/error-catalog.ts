@@ -73,6 +73,16 @@ export const ERROR_CATALOG = {
   SUBSCRIPTION_NOT_FOUND: { legacy: ['11111', 404], camara: [404, 'NOT_FOUND'], graphql: '11111' },
   SUBSCRIPTION_QUOTA: { legacy: ['11111', 429], camara: [429, 'QUOTA_EXCEEDED'], graphql: '11111' },
 
+  // The signal APIs' own (CONTRACT §11; device-swap.yaml, call-forwarding-signal.yaml, number-recycling.yaml).
+  // A number never used in a device: no device change to tell (device-swap.yaml's 422 scenarios).
+  NEVER_IN_DEVICE: { legacy: ['11111', 422], camara: [422, 'SERVICE_NOT_APPLICABLE'], graphql: '11111' },
+  // The HLR does not say which forwarding services the line has: "could not be retrieved", 404.
+  CALL_FORWARDING_UNKNOWN: { legacy: ['11111', 404], camara: [404, 'IDENTIFIER_NOT_FOUND'], graphql: '11111' },
+  // CALL_FORWARDING_LIST=false: the operator does not offer the full list (the operator's choice, not the caller's fault).
+  CALL_FORWARDING_LIST_NOT_OFFERED: { legacy: ['9999', 501], camara: [501, 'NOT_IMPLEMENTED'], graphql: '9999' },
+  // The HLR does not say when the current subscriber began: no code for "no data", 422 is the nearest.
+  SUBSCRIBER_START_UNKNOWN: { legacy: ['11111', 422], camara: [422, 'SERVICE_NOT_APPLICABLE'], graphql: '11111' },
+
   // The token endpoint's own (src/oauth/oauth-errors.ts, RFC 6749 §5.2).
   INVALID_CLIENT: { legacy: ['11111', 401], oauth: ['invalid_client', 401], graphql: '11111' },
   INVALID_SCOPE: { legacy: ['11111', 400], oauth: ['invalid_scope', 400], graphql: '11111' },

@@ -16,7 +16,7 @@ import {
 /** The schema is three levels deep today (verifyCustomers → kyc → isValid); one spare level. */
 export const MAX_DEPTH = 4;
 
-/** One full batch (100 numbers, both facts): the most upstream lookups one request may cause. */
+/** One full batch (100 numbers, both facts or every signal): the most upstream lookups one request may cause. */
 export const MAX_COST = 200;
 
 export interface CostModel {
@@ -24,13 +24,24 @@ export interface CostModel {
   fieldCost: Readonly<Record<string, number>>;
   /** List fields whose size an argument sets: the list's length, capped at max (the resolver refuses more). */
   listSize: Readonly<Record<string, { arg: string; max: number }>>;
+  /**
+   * Fields answered from one lookup they share (every HLR signal of a number): each group costs
+   * once per selection level, however many of its fields are selected.
+   */
+  sharedCost?: Readonly<Record<string, { group: string; cost: number }>>;
 }
 
-/** Our schema's costs: every KYC or SIM-swap fact is one upstream lookup per number. */
+const HLR_SIGNAL = { group: 'hlr', cost: 1 };
+
+/**
+ * Our schema's costs: every KYC or SIM-swap fact is one upstream lookup per number; of the
+ * signals, SIM swap is one SIM lookup and the others share one HLR lookup.
+ */
 export function verificationCostModel(maxBatch: number): CostModel {
   return {
-    fieldCost: { 'Query.kyc': 1, 'Query.simSwap': 1, 'CustomerVerification.kyc': 1, 'CustomerVerification.simSwap': 1 },
-    listSize: { 'Query.verifyCustomers': { arg: 'msisdns', max: maxBatch } },
+    fieldCost: { 'Query.kyc': 1, 'Query.simSwap': 1, 'CustomerVerification.kyc': 1, 'CustomerVerification.simSwap': 1, 'Signals.simSwap': 1 },
+    listSize: { 'Query.verifyCustomers': { arg: 'msisdns', max: maxBatch }, 'Query.signals': { arg: 'msisdns', max: maxBatch } },
+    sharedCost: { 'Signals.deviceSwap': HLR_SIGNAL, 'Signals.callForwarding': HLR_SIGNAL, 'Signals.tenure': HLR_SIGNAL, 'Signals.kyc': HLR_SIGNAL },
   };
 }
 
@@ -109,8 +120,14 @@ export function costLimitRule(maxCost: number, model: CostModel, variables?: Rea
     const walk = levelWalker(context);
     const costOf = (set: SelectionSetNode, parent: GraphQLCompositeType | undefined, times: number): number => {
       let total = 0;
+      const groups = new Set<string>();
       walk(set, parent, ({ key, node, child }) => {
         total += (model.fieldCost[key] ?? 0) * times;
+        const shared = model.sharedCost?.[key];
+        if (shared && !groups.has(shared.group)) {
+          groups.add(shared.group);
+          total += shared.cost * times;
+        }
         if (!node.selectionSet) return;
         const list = model.listSize[key];
         const size = list ? listLength(node.arguments?.find((a) => a.name.value === list.arg)?.value, list.max, variables) : 1;

@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { Response } from 'express';
 import { Partner } from '../partners/partners';
 import { KycResult, SimSwapResult } from '../verification/results';
+import { HlrRecord, SimRecord } from '../verification/ports/upstreams';
 import { VerificationService } from '../verification/verification-service';
 
 export interface SimSwapKey {
@@ -19,10 +20,14 @@ export interface SimSwapKey {
 export interface FactLoaders {
   kyc: DataLoader<string, KycResult>;
   simSwap: DataLoader<SimSwapKey, SimSwapResult, string>;
+  /** The HLR's record with every optional field (the signals query); null: not a subscriber. */
+  hlr: DataLoader<string, HlrRecord | null>;
+  /** SIM management's record with the current SIM's activation (the signals query); null: no SIM. */
+  sim: DataLoader<string, SimRecord | null>;
 }
 
 /** What the loaders use of the service: the facts, never the txn or admission logic. */
-export type FactSource = Pick<VerificationService, 'kyc' | 'simSwap'>;
+export type FactSource = Pick<VerificationService, 'kyc' | 'simSwap' | 'hlrFactsComplete' | 'simFactsWithActivation'>;
 
 /** Built once per GraphQL request, so nothing is remembered across requests or partners. */
 export function createFactLoaders(source: FactSource): FactLoaders {
@@ -34,6 +39,8 @@ export function createFactLoaders(source: FactSource): FactLoaders {
       // flight and cache still give it the same upstream call.
       { cacheKeyFn: (k) => `${k.msisdn}|${k.maxAgeHours ?? ''}` },
     ),
+    hlr: new DataLoader((keys: readonly string[]) => settleEach(keys, (msisdn) => source.hlrFactsComplete(msisdn))),
+    sim: new DataLoader((keys: readonly string[]) => settleEach(keys, (msisdn) => source.simFactsWithActivation(msisdn))),
   };
 }
 

@@ -9,6 +9,7 @@ import { validateArgument } from './graphql-errors';
 import { dateTimeScalar, kycFields, simSwapFields } from './result-fields';
 import { QueryResolvers, Resolvers } from './generated/resolvers-types';
 import { verifyCustomers } from './verify-customers';
+import { signals } from './signals';
 
 export interface ResolverDeps {
   service: Pick<VerificationService, 'verify' | 'admit'>;
@@ -68,6 +69,7 @@ export function createResolvers(deps: ResolverDeps): Resolvers {
       return result.operation === 'sim_swap' ? simSwapFields(result.simSwap, raw) : unexpected(result);
     },
     verifyCustomers: (_parent, args, ctx, info) => verifyCustomers(deps, args, ctx, info),
+    signals: (_parent, args, ctx, info) => signals(deps, args, ctx, info),
   };
   return { Query, DateTime: dateTimeScalar(deps.formatDate, deps.dateTimeDescription) };
 }

@@ -5,7 +5,7 @@ import { KycResult, SimSwapResult } from '../verification/results';
 import { PaymentType } from '../verification/ports/upstreams';
 import { ContractType, Kyc, SimSwap } from './generated/resolvers-types';
 
-const CONTRACT_TYPES: Readonly<Record<PaymentType, ContractType>> = {
+export const CONTRACT_TYPES: Readonly<Record<PaymentType, ContractType>> = {
   prepaid: ContractType.Payg,
   postpaid: ContractType.Paym,
   business: ContractType.Business,

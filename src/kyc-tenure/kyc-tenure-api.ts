@@ -21,6 +21,7 @@ export function createKycTenureApi(deps: CamaraApiDeps, config: KycTenureConfig)
     verification: deps.verification, clock: deps.clock, call: kit.call, calendar: createZonedCalendar(config.TIMEZONE),
   });
   const routes = camaraRouter(kit.routes, {
+    name: 'kyc-tenure',
     root: KYC_TENURE_ROOT,
     operations: [{
       path: `${KYC_TENURE_ROOT}/check-tenure`,

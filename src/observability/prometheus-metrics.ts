@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { Operation } from '../partners/operation';
+import { LegacyOperation, Operation } from '../partners/operation';
 import {
   AuthFailureReason, AuthInterface, BreakerState, CacheOutcome, Metrics, ReplicationWaitOutcome, StateStoreFailure, TxnOutcome,
   UpstreamOutcome,
@@ -106,7 +106,7 @@ export class PrometheusMetrics implements Metrics {
     this.requestSeconds.observe({ operation, interface: iface }, seconds);
   }
 
-  cache(operation: Operation, outcome: CacheOutcome): void {
+  cache(operation: LegacyOperation, outcome: CacheOutcome): void {
     this.cacheLookups.inc({ operation, outcome });
   }
 

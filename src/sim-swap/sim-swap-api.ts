@@ -24,6 +24,7 @@ export function createSimSwapApi(deps: CamaraApiDeps, config: SimSwapConfig): Si
   // Dates leave in the operator's zone with its offset (CONTRACT §7), never as `Z`.
   const formatDate = createOffsetDateTimeFormatter(config.TIMEZONE);
   const routes = camaraRouter(kit.routes, {
+    name: 'sim-swap',
     root: SIM_SWAP_ROOT,
     operations: [
       {

@@ -1,12 +1,16 @@
-import { HlrRecord, PaymentType, SimRecord, SubscriberStatus } from './ports/upstreams';
+import { CALL_FORWARDING_SERVICES, CallForwardingService, HlrRecord, PaymentType, SimRecord, SubscriberStatus } from './ports/upstreams';
 
 /*
  * Cache values are compact strings: they are written on every miss and read on every hit,
  * and in Redis every byte is memory. A value that does not decode is treated as a miss.
- *   HLR:  "-" not a subscriber, else "<status>/<paymentType>/<activatedAt>"
+ *   HLR:  "-" not a subscriber, else
+ *         "<status>/<paymentType>/<activatedAt>/<deviceFirstSeenAt>/<deviceChangedAt>/<callForwarding>"
  *   SIM:  "-" not a subscriber, else "<lastSimSwapAt>/<simActivatedAt>"
- * where an instant is its epoch milliseconds and "n" means null (unknown, or never swapped).
+ * where an instant is its epoch milliseconds and "n" means null (unknown, or never swapped);
+ * callForwarding is "n" (unknown), "0" (none) or one letter per active service (u, b, r, a).
  *
+ * Entries written before the device and forwarding fields existed (three HLR fields) still
+ * decode, without them; the signal APIs then refetch, as CAMARA does for the tenure fields.
  * Entries written before activatedAt/simActivatedAt existed ("<status>/<paymentType>", and
  * "n" or "<ms>" for the SIM) still decode, without the new field (undefined): the legacy
  * operations answer from them as before, and the CAMARA ones know to refetch.
@@ -27,22 +31,51 @@ function decodeInstant(text: string): number | null | undefined {
   return INSTANT.test(text) ? Number(text) : undefined;
 }
 
+const FORWARDING_LETTERS: Readonly<Record<CallForwardingService, string>> = {
+  unconditional: 'u', conditional_busy: 'b', conditional_not_reachable: 'r', conditional_no_answer: 'a',
+};
+const NO_FORWARDING = '0';
+
+function encodeForwarding(services: readonly CallForwardingService[] | null): string {
+  if (services === null) return NULL;
+  return services.length === 0 ? NO_FORWARDING : services.map((s) => FORWARDING_LETTERS[s]).join('');
+}
+
+/** The services in their fixed order; undefined for anything but the encoding above (a letter twice included). */
+function decodeForwarding(text: string): CallForwardingService[] | null | undefined {
+  if (text === NULL) return null;
+  if (text === NO_FORWARDING) return [];
+  if (text === '') return undefined;
+  const services = CALL_FORWARDING_SERVICES.filter((s) => text.includes(FORWARDING_LETTERS[s]));
+  return services.map((s) => FORWARDING_LETTERS[s]).join('') === text ? services : undefined;
+}
+
 export function encodeHlr(rec: HlrRecord | null): string {
   if (rec === null) return NOT_SUBSCRIBER;
   const base = `${rec.status}/${rec.paymentType}`;
-  return rec.activatedAtMs === undefined ? base : `${base}/${encodeInstant(rec.activatedAtMs)}`;
+  if (rec.activatedAtMs === undefined) return base;
+  const tenure = `${base}/${encodeInstant(rec.activatedAtMs)}`;
+  const { deviceFirstSeenAtMs: first, deviceChangedAtMs: changed, callForwarding } = rec;
+  if (first === undefined || changed === undefined || callForwarding === undefined) return tenure;
+  return `${tenure}/${encodeInstant(first)}/${encodeInstant(changed)}/${encodeForwarding(callForwarding)}`;
 }
 
 export function decodeHlr(value: string): HlrRecord | null | undefined {
   if (value === NOT_SUBSCRIBER) return null;
-  const [status, paymentType, activated, extra] = value.split('/');
-  if (extra !== undefined || !STATUSES.has(status) || !PAYMENT_TYPES.has(paymentType)) return undefined;
+  const parts = value.split('/');
+  const [status, paymentType, activated, first, changed, forwarding] = parts;
+  if (![2, 3, 6].includes(parts.length) || !STATUSES.has(status) || !PAYMENT_TYPES.has(paymentType)) return undefined;
   const rec: HlrRecord = { status: status as SubscriberStatus, paymentType: paymentType as PaymentType };
   if (activated === undefined) return rec;
   const activatedAtMs = decodeInstant(activated);
   if (activatedAtMs === undefined) return undefined;
   rec.activatedAtMs = activatedAtMs;
-  return rec;
+  if (first === undefined) return rec;
+  const deviceFirstSeenAtMs = decodeInstant(first);
+  const deviceChangedAtMs = decodeInstant(changed);
+  const callForwarding = decodeForwarding(forwarding);
+  if (deviceFirstSeenAtMs === undefined || deviceChangedAtMs === undefined || callForwarding === undefined) return undefined;
+  return { ...rec, deviceFirstSeenAtMs, deviceChangedAtMs, callForwarding };
 }
 
 export function encodeSim(rec: SimRecord | null): string {

@@ -223,13 +223,20 @@ export class VerificationService {
     });
   }
 
-  /**
-   * HLR facts with the tenure fields (CAMARA, CONTRACT §7), from the same cache and flights
-   * as KYC. An entry cached before those fields existed is dropped and fetched again once.
-   */
-  async hlrFactsWithTenure(msisdn: string): Promise<HlrRecord | null> {
+  /** HLR facts with the tenure fields (CAMARA, CONTRACT §7). */
+  hlrFactsWithTenure(msisdn: string): Promise<HlrRecord | null> {
+    return this.hlrFactsHaving(msisdn, (rec) => rec.activatedAtMs !== undefined);
+  }
+
+  /** HLR facts with every optional field: tenure, device and call forwarding (CONTRACT §11). */
+  hlrFactsComplete(msisdn: string): Promise<HlrRecord | null> {
+    return this.hlrFactsHaving(msisdn, isComplete);
+  }
+
+  /** From the same cache and flights as KYC; an entry cached before the fields existed is dropped and fetched again once. */
+  private async hlrFactsHaving(msisdn: string, complete: (rec: HlrRecord) => boolean): Promise<HlrRecord | null> {
     const rec = await this.hlrFacts(msisdn);
-    if (rec === null || rec.activatedAtMs !== undefined) return rec;
+    if (rec === null || complete(rec)) return rec;
     await this.dropCached(kycKey(msisdn));
     return this.hlrFacts(msisdn);
   }
@@ -273,6 +280,10 @@ export class VerificationService {
       this.deps.onStoreError?.(err);
     }
   }
+}
+
+function isComplete(rec: HlrRecord): boolean {
+  return rec.activatedAtMs !== undefined && rec.deviceFirstSeenAtMs !== undefined && rec.deviceChangedAtMs !== undefined && rec.callForwarding !== undefined;
 }
 
 function cacheKeyOf(input: VerificationInput): string {

@@ -8,7 +8,11 @@ const SIM_SWAP_SCOPES = [
   'sim-swap-subscriptions:org.camaraproject.sim-swap-subscriptions.v0.swapped:create',
   'sim-swap-subscriptions:read', 'sim-swap-subscriptions:delete',
 ];
-const ALL = [...SIM_SWAP_SCOPES, 'kyc-tenure:check-tenure'];
+// The demo partner holds every operation: SIM swap, KYC, and the four of CONTRACT §11.
+const ALL = [
+  ...SIM_SWAP_SCOPES, 'kyc-tenure:check-tenure', 'kyc-match:match', 'device-swap', 'device-swap:check', 'device-swap:retrieve-date',
+  'call-forwarding-signal:unconditional-call-forwardings:read', 'call-forwarding-signal:call-forwardings:read', 'number-recycling:check',
+];
 const anyString: unknown = expect.any(String);
 
 describe('POST /oauth2/token (built-in issuer, client credentials)', () => {

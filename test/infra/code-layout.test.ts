@@ -29,12 +29,12 @@ describe('README layout section (scripts/code-layout.ts)', () => {
   });
 
   it('when a folder has no description or a description has no folder, then both are named and nothing is rendered', () => {
-    const entries = [...Object.keys(DESCRIPTIONS).filter((e) => e !== 'src/kyc-tenure/'), 'src/device-swap/'];
+    const entries = [...Object.keys(DESCRIPTIONS).filter((e) => e !== 'src/kyc-tenure/'), 'src/quality-on-demand/'];
     expect(layoutProblems(entries)).toEqual([
-      'src/device-swap/ has no description in scripts/code-layout.ts',
+      'src/quality-on-demand/ has no description in scripts/code-layout.ts',
       'src/kyc-tenure/ is described in scripts/code-layout.ts but not in the tree',
     ]);
-    expect(() => renderLayout(entries)).toThrow(/src\/device-swap\//);
+    expect(() => renderLayout(entries)).toThrow(/src\/quality-on-demand\//);
   });
 
   it('when the section is rewritten, then only the text between the markers changes', () => {

@@ -5,6 +5,9 @@ import {
 } from '../../src/errors/domain-errors';
 import { camaraFailureOf } from '../../src/camara/error-info';
 import { MethodNotAllowedError, RouteNotFoundError } from '../../src/http/http-errors';
+import { NeverInDeviceError } from '../../src/device-swap/device-swap-errors';
+import { CallForwardingListNotOfferedError, CallForwardingUnknownError } from '../../src/call-forwarding/call-forwarding-errors';
+import { SubscriberStartUnknownError } from '../../src/number-recycling/number-recycling-errors';
 
 describe('CAMARA ErrorInfo mapping', () => {
   it.each<[DomainError, number, string]>([
@@ -22,6 +25,10 @@ describe('CAMARA ErrorInfo mapping', () => {
     [new RateLimitedError('slow', 3), 429, 'TOO_MANY_REQUESTS'],
     [new UpstreamUnavailableError('down', 10), 503, 'UNAVAILABLE'],
     [new ConflictError('txn'), 500, 'INTERNAL'],
+    [new NeverInDeviceError('never in a device'), 422, 'SERVICE_NOT_APPLICABLE'],
+    [new CallForwardingUnknownError('not reported'), 404, 'IDENTIFIER_NOT_FOUND'],
+    [new CallForwardingListNotOfferedError('not offered'), 501, 'NOT_IMPLEMENTED'],
+    [new SubscriberStartUnknownError('start unknown'), 422, 'SERVICE_NOT_APPLICABLE'],
   ])('%p → %i %s', (err, status, code) => {
     const f = camaraFailureOf(err);
     expect(f.info.status).toBe(status);

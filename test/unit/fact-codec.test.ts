@@ -7,6 +7,19 @@ describe('cache codec for upstream facts', () => {
     { status: 'active', paymentType: 'prepaid', activatedAtMs: 1_600_000_000_000 },
     { status: 'terminated', paymentType: 'business', activatedAtMs: null },
     { status: 'suspended', paymentType: 'postpaid', activatedAtMs: -86_400_000 },
+    {
+      status: 'active', paymentType: 'postpaid', activatedAtMs: 1_600_000_000_000,
+      deviceFirstSeenAtMs: 1_600_000_100_000, deviceChangedAtMs: null, callForwarding: [],
+    },
+    {
+      status: 'active', paymentType: 'prepaid', activatedAtMs: null,
+      deviceFirstSeenAtMs: null, deviceChangedAtMs: null, callForwarding: null,
+    },
+    {
+      status: 'active', paymentType: 'business', activatedAtMs: 1,
+      deviceFirstSeenAtMs: 2, deviceChangedAtMs: 3, callForwarding: ['unconditional', 'conditional_busy', 'conditional_not_reachable', 'conditional_no_answer'],
+    },
+    { status: 'active', paymentType: 'prepaid', activatedAtMs: 1, deviceFirstSeenAtMs: 2, deviceChangedAtMs: 3, callForwarding: ['conditional_no_answer'] },
   ])('round-trips the HLR record %p', (rec) => {
     expect(decodeHlr(encodeHlr(rec))).toEqual(rec);
   });
@@ -26,6 +39,18 @@ describe('cache codec for upstream facts', () => {
     expect(decodeSim('n')).toEqual({ lastSimSwapAtMs: null });
     expect(decodeSim('1700000000000')).toEqual({ lastSimSwapAtMs: 1_700_000_000_000 });
     expect(decodeSim('1700000000000')).not.toHaveProperty('simActivatedAtMs');
+  });
+
+  it('when an entry was cached before the device and forwarding fields existed, then it decodes without them (so the signal APIs refetch)', () => {
+    const rec = decodeHlr('active/prepaid/1600000000000');
+    expect(rec).toEqual({ status: 'active', paymentType: 'prepaid', activatedAtMs: 1_600_000_000_000 });
+    expect(rec).not.toHaveProperty('deviceFirstSeenAtMs');
+    expect(rec).not.toHaveProperty('callForwarding');
+  });
+
+  it.each(['active/prepaid/n/n/n', 'active/prepaid/n/n/n/x', 'active/prepaid/n/n/n/uu', 'active/prepaid/n/n/n/bu', 'active/prepaid/n/x/n/0',
+    'active/prepaid/n/n/n/0/0', 'active/prepaid/n/n/n/'])('when the HLR value is %p, then it is a miss', (v) => {
+    expect(decodeHlr(v)).toBeUndefined();
   });
 
   it.each(['', 'active', 'active/credit', 'active/prepaid/x', 'active/prepaid/1/2', 'ACTIVE/prepaid/n'])('when the cached HLR value is %p, then it is a miss', (v) => {

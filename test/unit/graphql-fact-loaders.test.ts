@@ -4,7 +4,7 @@ import { FactSource, createFactLoaders } from '../../src/graphql/request-context
 import { instanceOf } from '../support/matchers';
 
 function countingSource() {
-  const calls = { kyc: [] as string[], simSwap: [] as string[] };
+  const calls = { kyc: [] as string[], simSwap: [] as string[], hlr: [] as string[], sim: [] as string[] };
   const source: FactSource = {
     kyc: async (_raw, msisdn): Promise<KycResult> => {
       calls.kyc.push(msisdn);
@@ -14,6 +14,14 @@ function countingSource() {
       calls.simSwap.push(`${msisdn}|${maxAgeHours ?? ''}`);
       if (msisdn === '255700000404') throw new NotSubscriberError('msisdn is not a subscriber');
       return { msisdn, simSwapped: false };
+    },
+    hlrFactsComplete: async (msisdn) => {
+      calls.hlr.push(msisdn);
+      return msisdn === '255700000404' ? null : { status: 'active', paymentType: 'prepaid', activatedAtMs: null, deviceFirstSeenAtMs: null, deviceChangedAtMs: null, callForwarding: [] };
+    },
+    simFactsWithActivation: async (msisdn) => {
+      calls.sim.push(msisdn);
+      return { lastSimSwapAtMs: null, simActivatedAtMs: null };
     },
   };
   return { source, calls };
@@ -26,6 +34,14 @@ describe('per-request fact loaders', () => {
     await Promise.all(['255700000001', '255700000002', '255700000001'].map((m) => loaders.kyc.load(m)));
     await loaders.kyc.load('255700000001');
     expect(calls.kyc).toEqual(['255700000001', '255700000002']);
+  });
+
+  it('when the signals query loads raw records, then each upstream is asked once per distinct number', async () => {
+    const { source, calls } = countingSource();
+    const loaders = createFactLoaders(source);
+    await Promise.all(['255700000001', '255700000404', '255700000001'].flatMap((m) => [loaders.hlr.load(m), loaders.sim.load(m), loaders.hlr.load(m)]));
+    expect([calls.hlr, calls.sim]).toEqual([['255700000001', '255700000404'], ['255700000001', '255700000404']]);
+    await expect(loaders.hlr.load('255700000404')).resolves.toBeNull();
   });
 
   it('when one number fails, then only that number fails', async () => {

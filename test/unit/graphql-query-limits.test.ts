@@ -29,6 +29,16 @@ describe('the cost limit counts upstream lookups', () => {
     expect(costOf('{ verifyCustomers(msisdns: ["1", "2", "3"]) { msisdn error { code } } }')).toBe(0);
   });
 
+  it('when signals are selected, then a number costs 1 for SIM swap and 1 for all its HLR signals together', () => {
+    expect(costOf('{ signals(msisdns: ["1", "2", "3"]) { deviceSwap { latestDeviceChangeAt } callForwarding { unconditional } tenure { since } kyc { isValid } } }')).toBe(3);
+    expect(costOf('{ signals(msisdns: ["1", "2", "3"]) { simSwap { latestSimChangeAt } kyc { isValid } } }')).toBe(6);
+    expect(costOf('{ signals(msisdns: ["1", "2", "3"]) { msisdn errors { code } } }')).toBe(0);
+    // Aliases are separate lookups as far as the rule can tell.
+    expect(costOf('{ a: signals(msisdns: ["1"]) { kyc { isValid } } b: signals(msisdns: ["2"]) { tenure { since } } }')).toBe(2);
+    const every = 'query($m: [String!]!) { signals(msisdns: $m) { simSwap { latestSimChangeAt } deviceSwap { latestDeviceChangeAt } callForwarding { active } tenure { since } kyc { isValid } } }';
+    expect(costOf(every, { m: Array.from({ length: 100 }, (_, i) => String(i)) })).toBe(MAX_COST);
+  });
+
   it('when facts are selected through fragments and inline fragments, then they are counted', () => {
     expect(costOf(`{ verifyCustomers(msisdns: ["1", "2"]) { ...f ... on CustomerVerification { simSwap { simSwapped } } } }
       fragment f on CustomerVerification { kyc { isValid } }`)).toBe(4);

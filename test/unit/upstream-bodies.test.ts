@@ -5,17 +5,27 @@ import { parseSimBody } from '../../src/verification/upstream/sim-http-client';
 describe('upstream body parsing: anything off-contract is a fault, never a fact', () => {
   it('when an HLR record is read, then activatedAt absent or null is unknown', () => {
     expect(parseHlrBody({ msisdn: '255712000001', status: 'suspended', paymentType: 'postpaid' }))
-      .toEqual({ status: 'suspended', paymentType: 'postpaid', activatedAtMs: null });
+      .toEqual({ status: 'suspended', paymentType: 'postpaid', activatedAtMs: null, deviceFirstSeenAtMs: null, deviceChangedAtMs: null, callForwarding: null });
     expect(parseHlrBody({ status: 'active', paymentType: 'prepaid', activatedAt: null }))
-      .toEqual({ status: 'active', paymentType: 'prepaid', activatedAtMs: null });
+      .toEqual({ status: 'active', paymentType: 'prepaid', activatedAtMs: null, deviceFirstSeenAtMs: null, deviceChangedAtMs: null, callForwarding: null });
   });
 
   it('when an HLR record has a business payment type and a tenure start in any offset, then both are read', () => {
     expect(parseHlrBody({ status: 'active', paymentType: 'business', activatedAt: '2020-01-02T03:04:05.5+03:00' }))
-      .toEqual({ status: 'active', paymentType: 'business', activatedAtMs: Date.parse('2020-01-02T00:04:05.5Z') });
+      .toEqual({ status: 'active', paymentType: 'business', activatedAtMs: Date.parse('2020-01-02T00:04:05.5Z'), deviceFirstSeenAtMs: null, deviceChangedAtMs: null, callForwarding: null });
   });
 
-  it.each([null, 'text', {}, { status: 'ACTIVE', paymentType: 'prepaid' }, { status: 'active', paymentType: 'credit' },
+  it('when the HLR reports device and forwarding facts, then they are read; forwarding in a fixed order', () => {
+    expect(parseHlrBody({
+      status: 'active', paymentType: 'prepaid', deviceFirstSeenAt: '2020-01-01T00:00:00Z', deviceChangedAt: null,
+      callForwarding: ['conditional_no_answer', 'unconditional'],
+    })).toMatchObject({ deviceFirstSeenAtMs: Date.parse('2020-01-01T00:00:00Z'), deviceChangedAtMs: null, callForwarding: ['unconditional', 'conditional_no_answer'] });
+    expect(parseHlrBody({ status: 'active', paymentType: 'prepaid', callForwarding: [] })).toMatchObject({ callForwarding: [] });
+  });
+
+  it.each([null, 'text', {}, { status: 'ACTIVE', paymentType: 'prepaid' },
+    { status: 'active', paymentType: 'prepaid', callForwarding: 'unconditional' }, { status: 'active', paymentType: 'prepaid', callForwarding: ['always'] },
+    { status: 'active', paymentType: 'prepaid', deviceChangedAt: 'yesterday' }, { status: 'active', paymentType: 'credit' },
     { status: 'active', paymentType: 'prepaid', activatedAt: '2020-01-02' }, { status: 'active', paymentType: 'prepaid', activatedAt: 0 },
     { status: 'active', paymentType: 'prepaid', activatedAt: 'now-3d' }])('rejects the HLR body %p', (b) => {
     expect(() => parseHlrBody(b)).toThrow();

@@ -113,6 +113,31 @@ describe('VerificationService caching (CONTRACT §5)', () => {
   });
 });
 
+describe('VerificationService: the HLR facts the signal APIs read (CONTRACT §11)', () => {
+  const complete: HlrRecord = {
+    status: 'active', paymentType: 'prepaid', activatedAtMs: 1, deviceFirstSeenAtMs: 2, deviceChangedAtMs: null, callForwarding: ['unconditional'],
+  };
+
+  it('when the cached entry predates the device fields, then hlrFactsComplete asks the HLR once more, and the cache serves after that', async () => {
+    const clock = { t: 1_800_000_000_000, nowMs() { return this.t; } };
+    const hlr = fakeUpstream<HlrRecord>({ '255712000001': complete });
+    const store = new MemoryStateStore({ clock, maxCacheEntries: 1000, maxTxnEntries: 1000 });
+    // An entry a server wrote before the device and forwarding fields existed (status/payment/tenure).
+    await store.cache.set('kyc:255712000001', { value: 'active/prepaid/1', storedAtMs: clock.t }, 300, null);
+    const service = new VerificationService({
+      hlr, sim: fakeUpstream<SimRecord>({}), store, clock, metrics: noopMetrics,
+      settings: { kycCacheTtlS: 300, kycStaleS: 3600, simSwapCacheTtlS: 30, negativeCacheTtlS: 60, simSwapMaxAgeHours: 240, txnTtlS: 86400, txnInFlightTtlS: 60 },
+    });
+    // Tenure is satisfied by the old entry: no call.
+    await service.hlrFactsWithTenure('255712000001');
+    expect(hlr.calls).toBe(0);
+    expect(await service.hlrFactsComplete('255712000001')).toEqual(complete);
+    expect(hlr.calls).toBe(1);
+    expect(await service.hlrFactsComplete('255712000001')).toEqual(complete);
+    expect(hlr.calls).toBe(1);
+  });
+});
+
 describe('VerificationService txn_id handling when the store fails', () => {
   it('when storing a finished answer fails, then the answer is still given and the store error reported', async () => {
     const clock = { nowMs: () => 1_800_000_000_000 };

@@ -9,7 +9,7 @@ export function trafficPanels(): Builder<Panel>[] {
   return [
     series({
       title: 'Request rate by operation and interface',
-      description: 'Requests answered per second, per operation (kyc, sim_swap; none for a GraphQL request that named no operation; CAMARA check and retrieve-date count as sim_swap, check-tenure as kyc) and interface (rest: the legacy eai API, graphql, camara).',
+      description: 'Requests answered per second, per operation (kyc, sim_swap, and the signal APIs device_swap, call_forwarding, number_recycling; none for a GraphQL request that named no operation; CAMARA check and retrieve-date count as sim_swap, check-tenure as kyc) and interface (rest: the legacy eai API, graphql, camara).',
       unit: 'reqps',
       targets: [{ expr: `sum by (operation, interface) (${rate()})`, legend: '{{operation}} {{interface}}' }],
     }),

@@ -14,6 +14,21 @@ export type Scalars = {
   DateTime: { input: Date; output: Date; }
 };
 
+/** CAMARA Call Forwarding Signal's services in GraphQL's upper-case enum style. */
+export enum CallForwardingService {
+  ConditionalBusy = 'CONDITIONAL_BUSY',
+  ConditionalNotReachable = 'CONDITIONAL_NOT_REACHABLE',
+  ConditionalNoAnswer = 'CONDITIONAL_NO_ANSWER',
+  Unconditional = 'UNCONDITIONAL'
+}
+
+export type CallForwardingSignal = {
+  /** The active call-forwarding services; empty when none. */
+  active: Array<CallForwardingService>;
+  /** True when calls are forwarded whatever the device's state (CAMARA's unconditional-call-forwardings). */
+  unconditional: Scalars['Boolean']['output'];
+};
+
 /**
  * How the line is paid for: CAMARA KYC Tenure's contractType values in GraphQL's upper-case
  * enum style. PAYG and PAYM are CAMARA's spelling; CAMARA writes BUSINESS as Business.
@@ -38,6 +53,14 @@ export type CustomerVerification = {
   simSwap: Maybe<SimSwap>;
 };
 
+export type DeviceChangeSignal = {
+  /**
+   * The latest change of device, else the first use of the number in a device (CAMARA Device
+   * Swap's latestDeviceChange); null when never used in a device, or unknown.
+   */
+  latestDeviceChangeAt: Maybe<Scalars['DateTime']['output']>;
+};
+
 export type Kyc = {
   /** The valid line's contract (CAMARA contractType); null when the number is not valid. */
   contractType: Maybe<ContractType>;
@@ -51,6 +74,14 @@ export type Kyc = {
   tenureSince: Maybe<Scalars['DateTime']['output']>;
 };
 
+/** KYC validity, as the kyc query answers it. */
+export type KycSignal = {
+  isActive: Scalars['Boolean']['output'];
+  isPrepaid: Scalars['Boolean']['output'];
+  /** Known to the HLR and not terminated. */
+  isValid: Scalars['Boolean']['output'];
+};
+
 /**
  * Customer verification for internal apps (CONTRACT §2): the same facts as the REST
  * operations, with real booleans and an ISO 8601 date-time. Docs: docs/graphql.md.
@@ -58,6 +89,13 @@ export type Kyc = {
 export type Query = {
   /** KYC of one number. With txnId, the REST txn_id rules apply (unique per partner, replayed on retry). */
   kyc: Kyc;
+  /**
+   * Every fraud and identity signal of up to 100 numbers (CONTRACT §11), one result per number
+   * in the order sent. The HLR and SIM management are each asked at most once per distinct
+   * number, and only for the signals selected. A signal that cannot be answered is null, with
+   * its reason in that item's errors; the number's other signals are still answered.
+   */
+  signals: Array<Signals>;
   /**
    * SIM swap of one number. maxAgeHours (1-2400) is the look-back window; absent means
    * the configured default. A number that is not a subscriber is an error (11111).
@@ -86,6 +124,15 @@ export type QueryKycArgs = {
  * Customer verification for internal apps (CONTRACT §2): the same facts as the REST
  * operations, with real booleans and an ISO 8601 date-time. Docs: docs/graphql.md.
  */
+export type QuerySignalsArgs = {
+  msisdns: Array<Scalars['String']['input']>;
+};
+
+
+/**
+ * Customer verification for internal apps (CONTRACT §2): the same facts as the REST
+ * operations, with real booleans and an ISO 8601 date-time. Docs: docs/graphql.md.
+ */
 export type QuerySimSwapArgs = {
   maxAgeHours?: InputMaybe<Scalars['Int']['input']>;
   msisdn: Scalars['String']['input'];
@@ -102,6 +149,46 @@ export type QueryVerifyCustomersArgs = {
   msisdns: Array<Scalars['String']['input']>;
 };
 
+/** The signals of the signals query. */
+export enum Signal {
+  CallForwarding = 'CALL_FORWARDING',
+  DeviceSwap = 'DEVICE_SWAP',
+  Kyc = 'KYC',
+  SimSwap = 'SIM_SWAP',
+  Tenure = 'TENURE'
+}
+
+/** Why a signal is missing: the REST failure pair (11111 request problem, 9999 system problem, retry later). */
+export type SignalError = {
+  code: Scalars['String']['output'];
+  desc: Scalars['String']['output'];
+  /** The signal not answered; null when the whole number was refused (a malformed msisdn). */
+  signal: Maybe<Signal>;
+};
+
+/** The signals of one number (CONTRACT §11). Each is null when it could not be answered: see errors. */
+export type Signals = {
+  /** From the HLR. Error when the number is not a subscriber or the HLR does not report forwarding. */
+  callForwarding: Maybe<CallForwardingSignal>;
+  /** From the HLR. Error when the number is not a subscriber. */
+  deviceSwap: Maybe<DeviceChangeSignal>;
+  /** One per signal selected but not answered (and one without a signal for a malformed number); empty when all were answered. */
+  errors: Array<SignalError>;
+  /** From the HLR; a number unknown to it is simply not valid. */
+  kyc: Maybe<KycSignal>;
+  /** The number exactly as sent. */
+  msisdn: Scalars['String']['output'];
+  /** From SIM management. Error when the number has no SIM. */
+  simSwap: Maybe<SimChangeSignal>;
+  /** From the HLR. Error when the number is not a subscriber. */
+  tenure: Maybe<TenureSignal>;
+};
+
+export type SimChangeSignal = {
+  /** The latest SIM swap, else the current SIM's activation (CAMARA SIM Swap's latestSimChange); null when unknown. */
+  latestSimChangeAt: Maybe<Scalars['DateTime']['output']>;
+};
+
 export type SimSwap = {
   /**
    * The latest SIM change, whatever the look-back window: the latest swap, else the current
@@ -114,6 +201,12 @@ export type SimSwap = {
   simSwapped: Scalars['Boolean']['output'];
   /** When the SIM was swapped; null unless simSwapped is true. */
   simSwappedAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+export type TenureSignal = {
+  contractType: ContractType;
+  /** Start of the line's continuous tenure (its current subscriber); null when unknown. */
+  since: Maybe<Scalars['DateTime']['output']>;
 };
 
 /** The REST failure pair: code 11111 (request problem) or 9999 (system problem, retry later). */
@@ -192,28 +285,49 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  CallForwardingService: CallForwardingService;
+  CallForwardingSignal: ResolverTypeWrapper<CallForwardingSignal>;
   ContractType: ContractType;
   CustomerVerification: ResolverTypeWrapper<CustomerVerification>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DeviceChangeSignal: ResolverTypeWrapper<DeviceChangeSignal>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Kyc: ResolverTypeWrapper<Kyc>;
+  KycSignal: ResolverTypeWrapper<KycSignal>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Signal: Signal;
+  SignalError: ResolverTypeWrapper<SignalError>;
+  Signals: ResolverTypeWrapper<Signals>;
+  SimChangeSignal: ResolverTypeWrapper<SimChangeSignal>;
   SimSwap: ResolverTypeWrapper<SimSwap>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  TenureSignal: ResolverTypeWrapper<TenureSignal>;
   VerificationError: ResolverTypeWrapper<VerificationError>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
+  CallForwardingSignal: CallForwardingSignal;
   CustomerVerification: CustomerVerification;
   DateTime: Scalars['DateTime']['output'];
+  DeviceChangeSignal: DeviceChangeSignal;
   Int: Scalars['Int']['output'];
   Kyc: Kyc;
+  KycSignal: KycSignal;
   Query: Record<PropertyKey, never>;
+  SignalError: SignalError;
+  Signals: Signals;
+  SimChangeSignal: SimChangeSignal;
   SimSwap: SimSwap;
   String: Scalars['String']['output'];
+  TenureSignal: TenureSignal;
   VerificationError: VerificationError;
+};
+
+export type CallForwardingSignalResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['CallForwardingSignal'] = ResolversParentTypes['CallForwardingSignal']> = {
+  active?: Resolver<Array<ResolversTypes['CallForwardingService']>, ParentType, ContextType>;
+  unconditional?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type CustomerVerificationResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['CustomerVerification'] = ResolversParentTypes['CustomerVerification']> = {
@@ -227,6 +341,10 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'DateTime';
 }
 
+export type DeviceChangeSignalResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['DeviceChangeSignal'] = ResolversParentTypes['DeviceChangeSignal']> = {
+  latestDeviceChangeAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
 export type KycResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Kyc'] = ResolversParentTypes['Kyc']> = {
   contractType?: Resolver<Maybe<ResolversTypes['ContractType']>, ParentType, ContextType>;
   isActive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -236,10 +354,37 @@ export type KycResolvers<ContextType = GraphqlContext, ParentType extends Resolv
   tenureSince?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
 
+export type KycSignalResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['KycSignal'] = ResolversParentTypes['KycSignal']> = {
+  isActive?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  isPrepaid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  isValid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   kyc: Resolver<ResolversTypes['Kyc'], ParentType, ContextType, RequireFields<QueryKycArgs, 'msisdn'>>;
+  signals: Resolver<Array<ResolversTypes['Signals']>, ParentType, ContextType, RequireFields<QuerySignalsArgs, 'msisdns'>>;
   simSwap: Resolver<ResolversTypes['SimSwap'], ParentType, ContextType, RequireFields<QuerySimSwapArgs, 'msisdn'>>;
   verifyCustomers: Resolver<Array<ResolversTypes['CustomerVerification']>, ParentType, ContextType, RequireFields<QueryVerifyCustomersArgs, 'msisdns'>>;
+};
+
+export type SignalErrorResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['SignalError'] = ResolversParentTypes['SignalError']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  desc?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  signal?: Resolver<Maybe<ResolversTypes['Signal']>, ParentType, ContextType>;
+};
+
+export type SignalsResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Signals'] = ResolversParentTypes['Signals']> = {
+  callForwarding?: Resolver<Maybe<ResolversTypes['CallForwardingSignal']>, ParentType, ContextType>;
+  deviceSwap?: Resolver<Maybe<ResolversTypes['DeviceChangeSignal']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['SignalError']>, ParentType, ContextType>;
+  kyc?: Resolver<Maybe<ResolversTypes['KycSignal']>, ParentType, ContextType>;
+  msisdn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  simSwap?: Resolver<Maybe<ResolversTypes['SimChangeSignal']>, ParentType, ContextType>;
+  tenure?: Resolver<Maybe<ResolversTypes['TenureSignal']>, ParentType, ContextType>;
+};
+
+export type SimChangeSignalResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['SimChangeSignal'] = ResolversParentTypes['SimChangeSignal']> = {
+  latestSimChangeAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
 
 export type SimSwapResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['SimSwap'] = ResolversParentTypes['SimSwap']> = {
@@ -249,17 +394,29 @@ export type SimSwapResolvers<ContextType = GraphqlContext, ParentType extends Re
   simSwappedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
 
+export type TenureSignalResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['TenureSignal'] = ResolversParentTypes['TenureSignal']> = {
+  contractType?: Resolver<ResolversTypes['ContractType'], ParentType, ContextType>;
+  since?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
 export type VerificationErrorResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['VerificationError'] = ResolversParentTypes['VerificationError']> = {
   code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   desc?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type Resolvers<ContextType = GraphqlContext> = {
+  CallForwardingSignal?: CallForwardingSignalResolvers<ContextType>;
   CustomerVerification?: CustomerVerificationResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  DeviceChangeSignal?: DeviceChangeSignalResolvers<ContextType>;
   Kyc?: KycResolvers<ContextType>;
+  KycSignal?: KycSignalResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  SignalError?: SignalErrorResolvers<ContextType>;
+  Signals?: SignalsResolvers<ContextType>;
+  SimChangeSignal?: SimChangeSignalResolvers<ContextType>;
   SimSwap?: SimSwapResolvers<ContextType>;
+  TenureSignal?: TenureSignalResolvers<ContextType>;
   VerificationError?: VerificationErrorResolvers<ContextType>;
 };
 

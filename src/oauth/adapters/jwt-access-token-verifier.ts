@@ -115,6 +115,7 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
     }
     const grant: AccessGrant = { partner, scopes: new Set(claims.scopes.filter((s) => allowed.has(s))) };
     if (claims.phoneNumber !== undefined) grant.phoneNumber = claims.phoneNumber;
+    if (claims.endUser) grant.endUser = true;
     if (claims.purpose !== undefined) grant.purpose = claims.purpose;
     return grant;
   }
@@ -147,6 +148,8 @@ function claimsOf(payload: JWTPayload): VerifiedClaims {
     if (!m) throw new UnauthenticatedError('access token subject is not a tel:+E.164 number');
     claims.phoneNumber = m[1];
   }
+  // RFC 9068: a client-credentials token's sub is the client itself; any other subject is a user.
+  if (typeof sub === 'string' && sub.length > 0 && sub !== clientId) claims.endUser = true;
   if (purpose !== undefined) {
     if (typeof purpose !== 'string' || purpose.length === 0 || purpose.length > MAX_CLAIM_LENGTH) {
       throw new UnauthenticatedError('access token purpose malformed');

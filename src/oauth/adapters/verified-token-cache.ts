@@ -6,6 +6,8 @@ export interface VerifiedClaims {
   clientId: string;
   scopes: readonly string[];
   phoneNumber?: string;
+  /** The token names an end user (a `sub` other than the client), whether or not by phone number. */
+  endUser?: true;
   purpose?: string;
   /** The token's `exp`, in ms. */
   expMs: number;

@@ -11,6 +11,11 @@ export interface AccessGrant {
   scopes: ReadonlySet<string>;
   /** Three-legged tokens: the E.164 number (with `+`) from a `sub` of the form `tel:+<E.164>`. */
   phoneNumber?: string;
+  /**
+   * Three-legged tokens: set when the `sub` names an end user (anything but the client itself),
+   * by phone number or otherwise. A token without it is two-legged.
+   */
+  endUser?: true;
   /** The token's `purpose` claim (CAMARA Identity and Consent Management), when present. */
   purpose?: string;
 }

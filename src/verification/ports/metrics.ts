@@ -1,4 +1,4 @@
-import { Operation } from '../../partners/operation';
+import { LegacyOperation, Operation } from '../../partners/operation';
 import { UpstreamName } from './upstreams';
 
 export type CacheOutcome = 'hit' | 'miss' | 'stale';
@@ -22,7 +22,8 @@ export type StateStoreFailure = 'command_error' | 'degraded_full';
 
 /** What the domain and adapters report; the Prometheus module implements it. Labels are bounded sets. */
 export interface Metrics {
-  cache(operation: Operation, outcome: CacheOutcome): void;
+  /** The two caches are named after the legacy operation whose facts they hold: kyc (HLR), sim_swap (SIM management). */
+  cache(operation: LegacyOperation, outcome: CacheOutcome): void;
   txn(outcome: TxnOutcome): void;
   authFailure(reason: AuthFailureReason, iface: AuthInterface): void;
   rateLimited(operation: Operation): void;

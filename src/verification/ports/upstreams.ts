@@ -9,7 +9,20 @@ export interface HlrRecord {
    * Undefined only for a cache entry written before the field existed: the facts are incomplete.
    */
   activatedAtMs?: number | null;
+  /**
+   * First use of the number in a device (ms); null when never used in one or the HLR does not say.
+   * Undefined, like the device and forwarding fields below, only for a cache entry written before they existed.
+   */
+  deviceFirstSeenAtMs?: number | null;
+  /** Latest change of device (IMEI) (ms); null when never changed or the HLR does not say. */
+  deviceChangedAtMs?: number | null;
+  /** The active call-forwarding services (empty: none); null when the HLR does not say (unknown). */
+  callForwarding?: readonly CallForwardingService[] | null;
 }
+
+/** The forwarding services an HLR reports (CONTRACT §11), in this order. */
+export const CALL_FORWARDING_SERVICES = ['unconditional', 'conditional_busy', 'conditional_not_reachable', 'conditional_no_answer'] as const;
+export type CallForwardingService = (typeof CALL_FORWARDING_SERVICES)[number];
 
 export interface SimRecord {
   /** Milliseconds since the epoch of the latest SIM swap; null when the SIM was never swapped. */

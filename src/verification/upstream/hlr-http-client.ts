@@ -1,4 +1,4 @@
-import { HlrClient, HlrRecord, PaymentType, SubscriberStatus } from '../ports/upstreams';
+import { CALL_FORWARDING_SERVICES, CallForwardingService, HlrClient, HlrRecord, PaymentType, SubscriberStatus } from '../ports/upstreams';
 import { HttpUpstream, HttpUpstreamOptions } from './http-upstream';
 import { optionalInstant } from './rfc3339';
 
@@ -6,11 +6,26 @@ const STATUSES = new Set<string>(['active', 'inactive', 'suspended', 'terminated
 const PAYMENT_TYPES = new Set<string>(['prepaid', 'postpaid', 'business']);
 
 /**
- * Reads `{"msisdn","status","paymentType","activatedAt"?}` (CONTRACT §3, §7); anything else is
- * an upstream fault. `activatedAt` absent or null means the HLR does not know (null).
+ * The active forwarding services in a fixed order; absent or null = unknown (null). Anything
+ * but a list of known services is an upstream fault, as a wrong status is.
+ */
+function callForwardingOf(value: unknown): CallForwardingService[] | null {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value) || !value.every((v) => (CALL_FORWARDING_SERVICES as readonly unknown[]).includes(v))) {
+    throw new Error('unexpected callForwarding');
+  }
+  return CALL_FORWARDING_SERVICES.filter((s) => value.includes(s));
+}
+
+/**
+ * Reads `{"msisdn","status","paymentType","activatedAt"?,"deviceFirstSeenAt"?,"deviceChangedAt"?,
+ * "callForwarding"?}` (CONTRACT §3, §7, §11); anything else is an upstream fault. An optional
+ * field absent or null means the HLR does not know, or never (null).
  */
 export function parseHlrBody(body: unknown): HlrRecord {
-  const b = body as { status?: unknown; paymentType?: unknown; activatedAt?: unknown } | null;
+  const b = body as {
+    status?: unknown; paymentType?: unknown; activatedAt?: unknown; deviceFirstSeenAt?: unknown; deviceChangedAt?: unknown; callForwarding?: unknown;
+  } | null;
   if (typeof b !== 'object' || b === null || !STATUSES.has(b.status as string) || !PAYMENT_TYPES.has(b.paymentType as string)) {
     throw new Error('unexpected HLR body');
   }
@@ -18,6 +33,9 @@ export function parseHlrBody(body: unknown): HlrRecord {
     status: b.status as SubscriberStatus,
     paymentType: b.paymentType as PaymentType,
     activatedAtMs: optionalInstant(b.activatedAt, 'activatedAt'),
+    deviceFirstSeenAtMs: optionalInstant(b.deviceFirstSeenAt, 'deviceFirstSeenAt'),
+    deviceChangedAtMs: optionalInstant(b.deviceChangedAt, 'deviceChangedAt'),
+    callForwarding: callForwardingOf(b.callForwarding),
   };
 }
 

@@ -1,0 +1,51 @@
+import { CALL_FORWARDING_OPERATION, CallForwardingSignalService } from './call-forwarding-service';
+import { CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
+import { CamaraRoutes, camaraRouter } from '../camara/camara-router';
+import { Config } from '../config/config';
+
+export const CALL_FORWARDING_ROOT = '/call-forwarding-signal/v0.4';
+
+export type CallForwardingConfig = CamaraApiConfig & Pick<Config, 'CALL_FORWARDING_LIST'>;
+
+export interface CallForwardingApi {
+  /** Mounted as one: `app.use(api.routes)`. */
+  routes: CamaraRoutes;
+  service: CallForwardingSignalService;
+}
+
+/**
+ * CAMARA Call Forwarding Signal 0.4.0 (CONTRACT §11): POST
+ * /call-forwarding-signal/v0.4/unconditional-call-forwardings and …/call-forwardings.
+ */
+export function createCallForwardingApi(deps: CamaraApiDeps, config: CallForwardingConfig): CallForwardingApi {
+  const kit = camaraKit(deps, config);
+  const service = new CallForwardingSignalService({
+    call: kit.call,
+    hlrFacts: (msisdn) => deps.verification.hlrFactsComplete(msisdn),
+    listOffered: config.CALL_FORWARDING_LIST,
+  });
+  const routes = camaraRouter(kit.routes, {
+    name: 'call-forwarding-signal',
+    root: CALL_FORWARDING_ROOT,
+    bodyRequired: true,
+    operations: [
+      {
+        path: `${CALL_FORWARDING_ROOT}/unconditional-call-forwardings`,
+        partnerOperation: CALL_FORWARDING_OPERATION,
+        answer: async (grant, body, correlator) => {
+          const r = await service.unconditional(grant, body, correlator);
+          return { msisdn: r.msisdn, body: { active: r.value } };
+        },
+      },
+      {
+        path: `${CALL_FORWARDING_ROOT}/call-forwardings`,
+        partnerOperation: CALL_FORWARDING_OPERATION,
+        answer: async (grant, body, correlator) => {
+          const r = await service.all(grant, body, correlator);
+          return { msisdn: r.msisdn, body: r.value };
+        },
+      },
+    ],
+  });
+  return { routes, service };
+}

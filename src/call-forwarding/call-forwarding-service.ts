@@ -1,0 +1,85 @@
+import { BadRequestError, NotSubscriberError } from '../errors/domain-errors';
+import { CamaraCallDeps, camaraCall, requireScope } from '../camara/camara-call';
+import { parseRetrieveDateBody } from '../camara/camara-input';
+import { refuseUnknownFields } from '../camara/strict-body';
+import { AccessGrant } from '../oauth/ports/access-tokens';
+import { Operation } from '../partners/operation';
+import { SCOPES } from '../oauth/access-scopes';
+import { CallForwardingService, HlrRecord } from '../verification/ports/upstreams';
+import { CallForwardingListNotOfferedError, CallForwardingUnknownError } from './call-forwarding-errors';
+
+/** The registry word both operations spend (permission, rate limit, metrics label, audit). */
+export const CALL_FORWARDING_OPERATION: Operation = 'call_forwarding';
+
+/** call-forwarding-signal.yaml CallForwardingSignal: the active services, or `inactive` alone. */
+export type CallForwardingState = CallForwardingService | 'inactive';
+
+export interface ForwardingAnswer<T> {
+  msisdn: string;
+  value: T;
+}
+
+export interface CallForwardingServiceDeps {
+  /** Subject, admission and audit: the shared CAMARA kit. */
+  call: CamaraCallDeps;
+  /** The HLR's facts with the forwarding field, from the verification core's cache (CONTRACT §11). */
+  hlrFacts(msisdn: string): Promise<HlrRecord | null>;
+  /** CALL_FORWARDING_LIST: false when the operator does not offer call-forwardings. */
+  listOffered: boolean;
+}
+
+/** A subscriber's active forwarding services; unknown is 404 (CallForwardingUnknownError). */
+export function activeForwardings(rec: HlrRecord | null): readonly CallForwardingService[] {
+  if (rec === null || rec.status === 'terminated') throw new NotSubscriberError('the phone number is not associated with a subscriber');
+  if (rec.callForwarding === null || rec.callForwarding === undefined) {
+    throw new CallForwardingUnknownError('the call forwarding status of this phone number could not be retrieved');
+  }
+  return rec.callForwarding;
+}
+
+/**
+ * CreateCallForwardingSignal: an optional phoneNumber and nothing else. With a two-legged token
+ * the number can only come from the body, so an empty one is 400 INVALID_ARGUMENT, as the
+ * spec's "empty object as request body with 2-legs authentication" scenario says; a token
+ * naming an end user by something other than a phone number gets 422 MISSING_IDENTIFIER.
+ */
+function parseBody(grant: AccessGrant, body: unknown): string | undefined {
+  refuseUnknownFields(body, ['phoneNumber']);
+  // The same body as SIM Swap's retrieve-date: an optional E.164 phoneNumber.
+  const { phoneNumber } = parseRetrieveDateBody(body);
+  if (phoneNumber === undefined && grant.phoneNumber === undefined && !grant.endUser) {
+    throw new BadRequestError('phoneNumber is required with a two-legged access token');
+  }
+  return phoneNumber;
+}
+
+/** CAMARA Call Forwarding Signal 0.4.0 (CONTRACT §11) over the verification core's HLR facts. */
+export class CallForwardingSignalService {
+  constructor(private readonly deps: CallForwardingServiceDeps) {}
+
+  /** unconditional-call-forwardings: whether calls are forwarded whatever the device's state. */
+  async unconditional(grant: AccessGrant, body: unknown, correlator: string): Promise<ForwardingAnswer<boolean>> {
+    requireScope(grant, [SCOPES.unconditionalCallForwardings]);
+    const phoneNumber = parseBody(grant, body);
+    return this.tracked(grant, phoneNumber, correlator, async (msisdn) => {
+      const active = activeForwardings(await this.deps.hlrFacts(msisdn));
+      return { msisdn, value: active.includes('unconditional') };
+    });
+  }
+
+  /** call-forwardings: every active service, `["inactive"]` when there is none. */
+  async all(grant: AccessGrant, body: unknown, correlator: string): Promise<ForwardingAnswer<CallForwardingState[]>> {
+    requireScope(grant, [SCOPES.callForwardings]);
+    if (!this.deps.listOffered) throw new CallForwardingListNotOfferedError('this operator does not offer the list of call forwarding services');
+    const phoneNumber = parseBody(grant, body);
+    return this.tracked(grant, phoneNumber, correlator, async (msisdn) => {
+      const active = activeForwardings(await this.deps.hlrFacts(msisdn));
+      return { msisdn, value: active.length === 0 ? ['inactive'] : [...active] };
+    });
+  }
+
+  /** Audited and charged under the registry operation, as the usage report counts it. */
+  private tracked<T>(grant: AccessGrant, phoneNumber: string | undefined, correlator: string, work: (msisdn: string) => Promise<T>): Promise<T> {
+    return camaraCall(this.deps.call, { grant, phoneNumber, operation: CALL_FORWARDING_OPERATION, partnerOperation: CALL_FORWARDING_OPERATION, correlator }, work);
+  }
+}

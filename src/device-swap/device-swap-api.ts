@@ -1,0 +1,54 @@
+import { DEVICE_SWAP_OPERATION, DeviceSwapService } from './device-swap-service';
+import { CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
+import { CamaraRoutes, camaraRouter } from '../camara/camara-router';
+import { Config } from '../config/config';
+import { createOffsetDateTimeFormatter } from '../kernel/offset-date-time';
+
+export const DEVICE_SWAP_ROOT = '/device-swap/v1';
+
+export type DeviceSwapConfig = CamaraApiConfig & Pick<Config, 'TIMEZONE' | 'DEVICE_SWAP_MONITORED_DAYS'>;
+
+export interface DeviceSwapApi {
+  /** Mounted as one: `app.use(api.routes)`. */
+  routes: CamaraRoutes;
+  service: DeviceSwapService;
+}
+
+/** CAMARA Device Swap 1.0.0 (CONTRACT §11): POST retrieve-date and check under /device-swap/v1. */
+export function createDeviceSwapApi(deps: CamaraApiDeps, config: DeviceSwapConfig): DeviceSwapApi {
+  const kit = camaraKit(deps, config);
+  const service = new DeviceSwapService({
+    call: kit.call,
+    hlrFacts: (msisdn) => deps.verification.hlrFactsComplete(msisdn),
+    clock: deps.clock,
+    ...(config.DEVICE_SWAP_MONITORED_DAYS === undefined ? {} : { monitoredDays: config.DEVICE_SWAP_MONITORED_DAYS }),
+  });
+  // RFC 3339 with the TIMEZONE offset, as SIM Swap's latestSimChange (CONTRACT §7).
+  const formatDate = createOffsetDateTimeFormatter(config.TIMEZONE);
+  const routes = camaraRouter(kit.routes, {
+    name: 'device-swap',
+    root: DEVICE_SWAP_ROOT,
+    bodyRequired: true,
+    operations: [
+      {
+        path: `${DEVICE_SWAP_ROOT}/retrieve-date`,
+        partnerOperation: DEVICE_SWAP_OPERATION,
+        answer: async (grant, body, correlator) => {
+          const r = await service.retrieveDate(grant, body, correlator);
+          const out: Record<string, unknown> = { latestDeviceChange: r.latestDeviceChangeMs === null ? null : formatDate(new Date(r.latestDeviceChangeMs)) };
+          if (r.monitoredPeriodDays !== undefined) out.monitoredPeriod = r.monitoredPeriodDays;
+          return { msisdn: r.msisdn, body: out };
+        },
+      },
+      {
+        path: `${DEVICE_SWAP_ROOT}/check`,
+        partnerOperation: DEVICE_SWAP_OPERATION,
+        answer: async (grant, body, correlator) => {
+          const r = await service.check(grant, body, correlator);
+          return { msisdn: r.msisdn, body: { swapped: r.swapped } };
+        },
+      },
+    ],
+  });
+  return { routes, service };
+}

@@ -1,0 +1,90 @@
+import { NotSubscriberError } from '../errors/domain-errors';
+import { OutOfRangeError } from '../camara/camara-errors';
+import { CamaraCallDeps, camaraCall, requireScope } from '../camara/camara-call';
+import { Clock } from '../kernel/clock';
+import { AccessGrant } from '../oauth/ports/access-tokens';
+import { Operation } from '../partners/operation';
+import { SCOPES } from '../oauth/access-scopes';
+import { HlrRecord } from '../verification/ports/upstreams';
+import { NeverInDeviceError } from './device-swap-errors';
+import { MAX_AGE_DEFAULT_HOURS, parseDeviceCheckBody, parseDeviceRetrieveDateBody } from './device-swap-input';
+
+/** The registry word both operations spend (permission, rate limit, metrics label, audit). */
+export const DEVICE_SWAP_OPERATION: Operation = 'device_swap';
+
+export interface DeviceChange {
+  msisdn: string;
+  /** The latest device change, else the first use in a device (ms); null when beyond the monitored period. */
+  latestDeviceChangeMs: number | null;
+  /** Days the operator keeps device changes, present when latestDeviceChangeMs is null because the change is older. */
+  monitoredPeriodDays?: number;
+}
+
+export interface DeviceSwapCheck {
+  msisdn: string;
+  swapped: boolean;
+}
+
+export interface DeviceSwapServiceDeps {
+  /** Subject, admission and audit: the shared CAMARA kit. */
+  call: CamaraCallDeps;
+  /** The HLR's facts with the device fields, from the verification core's cache (CONTRACT §11). */
+  hlrFacts(msisdn: string): Promise<HlrRecord | null>;
+  clock: Clock;
+  /** DEVICE_SWAP_MONITORED_DAYS; undefined = unlimited history. */
+  monitoredDays?: number;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * The date Device Swap reports for a subscriber: the latest change of device, else the first
+ * time the number was used in one (device-swap.yaml: a device swap is the association created
+ * for the first time or changed). Never in a device, or unknown: 422 (NeverInDeviceError).
+ */
+export function latestDeviceChange(rec: HlrRecord | null): number {
+  if (rec === null || rec.status === 'terminated') throw new NotSubscriberError('the phone number is not associated with a subscriber');
+  const latest = rec.deviceChangedAtMs ?? rec.deviceFirstSeenAtMs ?? null;
+  if (latest === null) throw new NeverInDeviceError('the phone number has never been used in a device on this network');
+  return latest;
+}
+
+/** CAMARA Device Swap 1.0.0 (CONTRACT §11) over the verification core's HLR facts. */
+export class DeviceSwapService {
+  constructor(private readonly deps: DeviceSwapServiceDeps) {}
+
+  async retrieveDate(grant: AccessGrant, body: unknown, correlator: string): Promise<DeviceChange> {
+    requireScope(grant, [SCOPES.deviceSwapRetrieveDate, SCOPES.deviceSwap]);
+    const input = parseDeviceRetrieveDateBody(body);
+    return this.tracked(grant, input.phoneNumber, correlator, async (msisdn) => {
+      const latest = latestDeviceChange(await this.deps.hlrFacts(msisdn));
+      const days = this.deps.monitoredDays;
+      if (days !== undefined && this.deps.clock.nowMs() - latest > days * DAY_MS) {
+        return { msisdn, latestDeviceChangeMs: null, monitoredPeriodDays: days };
+      }
+      return { msisdn, latestDeviceChangeMs: latest };
+    });
+  }
+
+  async check(grant: AccessGrant, body: unknown, correlator: string): Promise<DeviceSwapCheck> {
+    requireScope(grant, [SCOPES.deviceSwapCheck, SCOPES.deviceSwap]);
+    const input = parseDeviceCheckBody(body);
+    const days = this.deps.monitoredDays;
+    const monitoredHours = days === undefined ? Infinity : days * 24;
+    if (input.maxAge !== undefined && input.maxAge > monitoredHours) {
+      throw new OutOfRangeError(`maxAge cannot exceed the monitored period of ${days} days (local regulations)`);
+    }
+    // The spec's default of 240 h, shortened to the monitored period when that is shorter (as SIM Swap does).
+    const maxAgeHours = input.maxAge ?? Math.min(MAX_AGE_DEFAULT_HOURS, monitoredHours);
+    return this.tracked(grant, input.phoneNumber, correlator, async (msisdn) => {
+      const latest = latestDeviceChange(await this.deps.hlrFacts(msisdn));
+      return { msisdn, swapped: this.deps.clock.nowMs() - latest <= maxAgeHours * HOUR_MS };
+    });
+  }
+
+  /** Audited and charged under the registry operation, as the usage report counts it. */
+  private tracked<T>(grant: AccessGrant, phoneNumber: string | undefined, correlator: string, work: (msisdn: string) => Promise<T>): Promise<T> {
+    return camaraCall(this.deps.call, { grant, phoneNumber, operation: DEVICE_SWAP_OPERATION, partnerOperation: DEVICE_SWAP_OPERATION, correlator }, work);
+  }
+}

@@ -1,0 +1,169 @@
+import { GraphQLResolveInfo } from 'graphql';
+import { AuditRecorder } from '../audit/audit-recorder';
+import { BadRequestError, NotSubscriberError } from '../errors/domain-errors';
+import { graphqlFailureOf } from '../errors/error-lookup';
+import { activeForwardings } from '../call-forwarding/call-forwarding-service';
+import { Operation } from '../partners/operation';
+import { MsisdnNormaliser } from '../verification/msisdn';
+import { HlrRecord, SimRecord } from '../verification/ports/upstreams';
+import { validateMsisdn } from '../verification/verification-input';
+import { VerificationService } from '../verification/verification-service';
+import { GraphqlContext } from './request-context';
+import { CONTRACT_TYPES } from './result-fields';
+import { MAX_BATCH, lookupSlots, selectedFieldNames } from './verify-customers';
+import {
+  CallForwardingService, QuerySignalsArgs, Signal, SignalError, Signals,
+} from './generated/resolvers-types';
+
+export interface SignalsDeps {
+  service: Pick<VerificationService, 'admit'>;
+  normalise: MsisdnNormaliser;
+  audit: AuditRecorder;
+}
+
+/** Each signal, the upstream it reads and the registry operation that permits, charges and audits it. */
+const SIGNALS = {
+  simSwap: { signal: Signal.SimSwap, operation: 'sim_swap', upstream: 'sim' },
+  deviceSwap: { signal: Signal.DeviceSwap, operation: 'device_swap', upstream: 'hlr' },
+  callForwarding: { signal: Signal.CallForwarding, operation: 'call_forwarding', upstream: 'hlr' },
+  tenure: { signal: Signal.Tenure, operation: 'kyc', upstream: 'hlr' },
+  kyc: { signal: Signal.Kyc, operation: 'kyc', upstream: 'hlr' },
+} as const satisfies Record<string, { signal: Signal; operation: Operation; upstream: 'hlr' | 'sim' }>;
+
+type SignalField = keyof typeof SIGNALS;
+const FIELDS = Object.keys(SIGNALS) as SignalField[];
+
+const FORWARDING: Readonly<Record<string, CallForwardingService>> = {
+  unconditional: CallForwardingService.Unconditional,
+  conditional_busy: CallForwardingService.ConditionalBusy,
+  conditional_not_reachable: CallForwardingService.ConditionalNotReachable,
+  conditional_no_answer: CallForwardingService.ConditionalNoAnswer,
+};
+
+const dateOrNull = (ms: number | null | undefined): Date | null => (ms === null || ms === undefined ? null : new Date(ms));
+
+function subscriber(rec: HlrRecord | null): HlrRecord {
+  if (rec === null || rec.status === 'terminated') throw new NotSubscriberError('msisdn is not a subscriber');
+  return rec;
+}
+
+/** One signal's value from the records; throws the DomainError that becomes its SignalError. */
+function valueOf(field: SignalField, hlr: () => HlrRecord | null, sim: () => SimRecord | null): Signals[SignalField] {
+  switch (field) {
+    case 'simSwap': {
+      const rec = sim();
+      if (rec === null) throw new NotSubscriberError('msisdn is not a subscriber');
+      return { latestSimChangeAt: dateOrNull(rec.lastSimSwapAtMs ?? rec.simActivatedAtMs) };
+    }
+    case 'deviceSwap': {
+      const rec = subscriber(hlr());
+      return { latestDeviceChangeAt: dateOrNull(rec.deviceChangedAtMs ?? rec.deviceFirstSeenAtMs) };
+    }
+    case 'callForwarding': {
+      const active = activeForwardings(hlr());
+      return { active: active.map((s) => FORWARDING[s]), unconditional: active.includes('unconditional') };
+    }
+    case 'tenure': {
+      const rec = subscriber(hlr());
+      return { since: dateOrNull(rec.activatedAtMs), contractType: CONTRACT_TYPES[rec.paymentType] };
+    }
+    case 'kyc': {
+      const rec = hlr();
+      const isValid = rec !== null && rec.status !== 'terminated';
+      return { isValid, isActive: isValid && rec.status === 'active', isPrepaid: isValid && rec.paymentType === 'prepaid' };
+    }
+    default: {
+      const never: never = field;
+      throw new Error(`unknown signal ${String(never)}`);
+    }
+  }
+}
+
+/** A domain failure is that signal's error; anything else fails the field (9999, logged). */
+function signalError(signal: Signal | null, err: unknown): SignalError {
+  const failure = graphqlFailureOf(err);
+  if (failure.unexpected) throw err;
+  return { signal, code: failure.code, desc: failure.desc };
+}
+
+type Loaded<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+async function load<T>(p: Promise<T>): Promise<Loaded<T>> {
+  return p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+}
+
+/**
+ * One number: each upstream asked once through the request's loaders (so a number sent twice
+ * is asked once), then every selected signal computed from those records. One audit record
+ * per registry operation asked, as verifyCustomers does per fact.
+ */
+async function signalsOf(raw: string, wanted: readonly SignalField[], deps: SignalsDeps, ctx: GraphqlContext): Promise<Signals> {
+  const item: Signals = { msisdn: raw, simSwap: null, deviceSwap: null, callForwarding: null, tenure: null, kyc: null, errors: [] };
+  let msisdn: string;
+  try {
+    msisdn = validateMsisdn(raw, deps.normalise).msisdn;
+  } catch (err) {
+    return { ...item, errors: [signalError(null, err)] };
+  }
+  const needs = (upstream: 'hlr' | 'sim') => wanted.some((f) => SIGNALS[f].upstream === upstream);
+  const [hlr, sim] = await Promise.all([
+    needs('hlr') ? load(ctx.loaders.hlr.load(msisdn)) : undefined,
+    needs('sim') ? load(ctx.loaders.sim.load(msisdn)) : undefined,
+  ]);
+  const record = <T>(r: Loaded<T> | undefined): T => {
+    if (!r) throw new Error('signal computed without its upstream record');
+    if (!r.ok) throw r.error;
+    return r.value;
+  };
+  const failures = new Map<Operation, unknown>();
+  for (const field of wanted) {
+    try {
+      (item as Record<SignalField, unknown>)[field] = valueOf(field, () => record(hlr), () => record(sim));
+    } catch (err) {
+      item.errors.push(signalError(SIGNALS[field].signal, err));
+      if (!failures.has(SIGNALS[field].operation)) failures.set(SIGNALS[field].operation, err);
+    }
+  }
+  const context = { interface: 'graphql' as const, correlator: ctx.res.locals.correlator as string };
+  await Promise.all(operationsOf(wanted).map((operation) => {
+    const subject = { partner: ctx.partner, context, operation, msisdn };
+    const err = failures.get(operation);
+    return err === undefined ? deps.audit.track(subject, () => Promise.resolve()) : deps.audit.failed(subject, err);
+  }));
+  return item;
+}
+
+function operationsOf(wanted: readonly SignalField[]): Operation[] {
+  return [...new Set(wanted.map((f) => SIGNALS[f].operation))];
+}
+
+/**
+ * signals: the whole request fails only for what is wrong with the request (too many numbers,
+ * permission, rate limit); each number's and each signal's problem is its own. Permission is
+ * checked once per registry operation selected; the rate limit charges one token per number
+ * and operation, all at once, as verifyCustomers does (docs/decisions.md).
+ */
+export async function signals(deps: SignalsDeps, args: QuerySignalsArgs, ctx: GraphqlContext, info: GraphQLResolveInfo): Promise<Signals[]> {
+  if (args.msisdns.length > MAX_BATCH) {
+    throw new BadRequestError(`signals takes at most ${MAX_BATCH} msisdns, got ${args.msisdns.length}`);
+  }
+  const selected = selectedFieldNames(info);
+  const wanted = FIELDS.filter((f) => selected.has(f));
+  const operations = operationsOf(wanted);
+  deps.audit.admit();
+  try {
+    if (operations.length > 0) await deps.service.admit(ctx.partner, operations, args.msisdns.length);
+  } catch (err) {
+    // Refused as a whole (permission, rate limit): each well-formed number was still asked about.
+    const context = { interface: 'graphql' as const, correlator: ctx.res.locals.correlator as string };
+    const recorded: Promise<void>[] = [];
+    for (const raw of args.msisdns) {
+      const msisdn = deps.normalise(raw);
+      if (msisdn === null) continue;
+      for (const operation of operations) recorded.push(deps.audit.failed({ partner: ctx.partner, context, operation, msisdn }, err));
+    }
+    await Promise.all(recorded);
+    throw err;
+  }
+  return Promise.all(args.msisdns.map((raw) => lookupSlots(() => signalsOf(raw, wanted, deps, ctx))));
+}

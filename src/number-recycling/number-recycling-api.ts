@@ -1,0 +1,41 @@
+import { NUMBER_RECYCLING_OPERATION, NumberRecyclingService } from './number-recycling-service';
+import { CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
+import { CamaraRoutes, camaraRouter } from '../camara/camara-router';
+import { Config } from '../config/config';
+import { createZonedCalendar } from '../kernel/zoned-date';
+
+export const NUMBER_RECYCLING_ROOT = '/number-recycling/v0.2';
+
+export type NumberRecyclingConfig = CamaraApiConfig & Pick<Config, 'TIMEZONE'>;
+
+export interface NumberRecyclingApi {
+  /** Mounted as one: `app.use(api.routes)`. */
+  routes: CamaraRoutes;
+  service: NumberRecyclingService;
+}
+
+/** CAMARA Number Recycling 0.2.0 (CONTRACT §11): POST /number-recycling/v0.2/check. */
+export function createNumberRecyclingApi(deps: CamaraApiDeps, config: NumberRecyclingConfig): NumberRecyclingApi {
+  const kit = camaraKit(deps, config);
+  const service = new NumberRecyclingService({
+    call: kit.call,
+    hlrFacts: (msisdn) => deps.verification.hlrFactsComplete(msisdn),
+    clock: deps.clock,
+    // TIMEZONE's calendar: where specifiedDate starts, and which day is today.
+    calendar: createZonedCalendar(config.TIMEZONE),
+  });
+  const routes = camaraRouter(kit.routes, {
+    name: 'number-recycling',
+    root: NUMBER_RECYCLING_ROOT,
+    bodyRequired: true,
+    operations: [{
+      path: `${NUMBER_RECYCLING_ROOT}/check`,
+      partnerOperation: NUMBER_RECYCLING_OPERATION,
+      answer: async (grant, body, correlator) => {
+        const r = await service.check(grant, body, correlator);
+        return { msisdn: r.msisdn, body: { phoneNumberRecycled: r.phoneNumberRecycled } };
+      },
+    }],
+  });
+  return { routes, service };
+}
