@@ -1,6 +1,6 @@
 import { BadRequestError } from '../errors/domain-errors';
 import { MsisdnNormaliser } from './msisdn';
-import { Operation } from '../partners/operation';
+import { LegacyOperation } from '../partners/operation';
 import { isValidTxnId } from './txn-id';
 
 export const MAX_AGE_MIN_HOURS = 1;
@@ -8,7 +8,7 @@ export const MAX_AGE_MAX_HOURS = 2400;
 
 /** A request that passed validation: what the verification service works from. */
 export interface VerificationInput {
-  operation: Operation;
+  operation: LegacyOperation;
   /** Exactly as the caller sent it: echoed in the result and part of the txn fingerprint. */
   msisdnRaw: string;
   /** The normalised international form: the key for cache and upstream calls. */
@@ -54,7 +54,7 @@ export function validateMaxAge(value: unknown): number | undefined {
 }
 
 /** Validates a REST body (CONTRACT §1, §1.4). Unknown extra fields are ignored. */
-export function parseRestBody(body: unknown, operation: Operation, normalise: MsisdnNormaliser): VerificationInput {
+export function parseRestBody(body: unknown, operation: LegacyOperation, normalise: MsisdnNormaliser): VerificationInput {
   if (!isPlainObject(body)) throw new BadRequestError('body must be a JSON object');
   const txnId = validateTxnId(field(body, 'txn_id'), true);
   const { raw, msisdn } = validateMsisdn(field(body, 'msisdn'), normalise);
