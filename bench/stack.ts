@@ -148,6 +148,7 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
         PARTNERS_FILE: stack.partnersFile,
         HLR_URL: `${stack.simulatorUrl}/hlr`,
         SIM_URL: `${stack.simulatorUrl}/sim`,
+        CRM_URL: `${stack.simulatorUrl}/crm`,
         REDIS_URL: stack.redis.url,
         // The failed-signature throttle (default 20 per key, 100 per address in 60 s) would turn
         // S5 into a run of 429s from the throttle and then refuse S6 from the same loopback

@@ -71,6 +71,11 @@ export const configSchema = z.object({
   /** Upstreams; when both are unset (not in production) the simulator runs in-process. */
   HLR_URL: httpUrl.optional(),
   SIM_URL: httpUrl.optional(),
+  /**
+   * Customer records (CONTRACT §11, KYC Match). Unset: the in-process simulator's when it runs;
+   * beside HLR_URL/SIM_URL outside production, none (KYC Match answers 503).
+   */
+  CRM_URL: httpUrl.optional(),
   /** State: standalone Redis URL or comma-separated cluster nodes; neither = process memory. */
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   REDIS_CLUSTER_NODES: clusterNodes.optional(),
@@ -106,6 +111,13 @@ export const configSchema = z.object({
   /** Per-call deadlines; the call is aborted when they pass. */
   HLR_TIMEOUT_MS: int(10, 60_000, 2000),
   SIM_TIMEOUT_MS: int(10, 60_000, 2000),
+  CRM_TIMEOUT_MS: int(10, 60_000, 2000),
+  /** KYC Match (CONTRACT §11): `<attr>MatchScore` beside a scored "false". */
+  KYC_MATCH_SCORES: bool(true),
+  /** KYC Match: idDocument must be sent and match before anything else is compared (403 otherwise). */
+  KYC_MATCH_ID_DOCUMENT_REQUIRED: bool(false),
+  /** KYC Match requests per partner per number per UTC day, fleet-wide, against guessing; more get 429. */
+  KYC_MATCH_MAX_PER_NUMBER_PER_DAY: int(1, 1_000_000, 10),
   UPSTREAM_MAX_SOCKETS: int(1, 10_000, 256),
   /** Circuit breakers: open when this % of at least VOLUME calls in the window fail. */
   BREAKER_ERROR_THRESHOLD_PERCENT: int(1, 100, 50),
@@ -252,6 +264,7 @@ export const configSchema = z.object({
     // No demo partners (their secrets are public) and no simulator in production.
     if (!c.PARTNERS_FILE) ctx.addIssue({ code: 'custom', path: ['PARTNERS_FILE'], message: 'is required in production' });
     if (!c.HLR_URL) ctx.addIssue({ code: 'custom', path: ['HLR_URL'], message: 'is required in production' });
+    if (!c.CRM_URL) ctx.addIssue({ code: 'custom', path: ['CRM_URL'], message: 'is required in production' });
   }
   if ((c.OAUTH_ISSUER === undefined) !== (c.OAUTH_JWKS_URL === undefined)) {
     ctx.addIssue({ code: 'custom', path: [c.OAUTH_ISSUER ? 'OAUTH_JWKS_URL' : 'OAUTH_ISSUER'], message: 'OAUTH_ISSUER and OAUTH_JWKS_URL must be set together' });

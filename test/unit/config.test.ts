@@ -66,7 +66,7 @@ describe('configuration (CONTRACT §4)', () => {
   });
 
   describe('access tokens (CONTRACT §7)', () => {
-    const prod = { NODE_ENV: 'production', PARTNERS_FILE: '/etc/p.json', HLR_URL: 'http://h/hlr', SIM_URL: 'http://s/sim' };
+    const prod = { NODE_ENV: 'production', PARTNERS_FILE: '/etc/p.json', HLR_URL: 'http://h/hlr', SIM_URL: 'http://s/sim', CRM_URL: 'http://c/crm' };
 
     it('defaults: built-in issuer on, one-hour tokens, no external issuer', () => {
       expect(loadConfig({})).toMatchObject({ OAUTH_BUILTIN: true, OAUTH_TOKEN_TTL_S: 3600, OAUTH_JWKS_TIMEOUT_MS: 2000, OAUTH_CLOCK_TOLERANCE_S: 30 });

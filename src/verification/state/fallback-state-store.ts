@@ -2,7 +2,7 @@ import { UpstreamUnavailableError } from '../../errors/domain-errors';
 import { Clock } from '../../kernel/clock';
 import { Metrics } from '../ports/metrics';
 import {
-  Admission, AdmissionControl, AdmissionRequest, Cache, CacheEntry, CacheRead, RateDecision, RateLimit, RateLimiter, StateStore, StoreMode, TxnClaim, TxnStore,
+  Admission, AdmissionControl, AdmissionRequest, Cache, CacheEntry, CacheRead, QuotaCounter, RateDecision, RateLimit, RateLimiter, StateStore, StoreMode, TxnClaim, TxnStore,
 } from '../ports/state-store';
 import { Logger } from '../../observability/logger';
 import { DegradedTxnBudget } from './degraded-txn-budget';
@@ -62,6 +62,8 @@ export class FallbackStateStore implements StateStore {
   readonly txns: TxnStore;
   readonly rateLimiter: RateLimiter;
   readonly admission: AdmissionControl;
+  /** Per instance while degraded, as rate limits are. */
+  readonly quotas: QuotaCounter;
   private up = false;
   private degradedSinceMs: number | undefined;
   private busy = false;
@@ -85,6 +87,7 @@ export class FallbackStateStore implements StateStore {
         this.route(() => shared.rateLimiter.take(key, limit, cost), () => memory.rateLimiter.take(key, limit, cost)),
     };
     this.admission = this.fallbackAdmission();
+    this.quotas = { take: (key, limit, end) => this.route(() => shared.quotas.take(key, limit, end), () => memory.quotas.take(key, limit, end)) };
     shared.onConnection((event, err) => this.onConnection(event, err));
     this.timer = setInterval(() => void this.check(), deps.probeIntervalMs);
     this.timer.unref();
