@@ -8,6 +8,7 @@ import { createSubscriptionAdapters } from './subscriptions/delivery/create-subs
 import { SubscriptionService } from './subscriptions/domain/subscription-service';
 import { PrometheusWebhookMetrics } from './observability/webhook-metrics';
 import { HlrHttpClient } from './verification/upstream/hlr-http-client';
+import { breakerOptionsOf } from './verification/upstream/breaker-options';
 import { SimHttpClient } from './verification/upstream/sim-http-client';
 import { Config, readinessDelayMs } from './config/config';
 import { AuditRecorder } from './audit/audit-recorder';
@@ -21,6 +22,7 @@ import { Clock, systemClock } from './kernel/clock';
 import { StateStore } from './verification/ports/state-store';
 import { VerificationService } from './verification/verification-service';
 import { CamaraService } from './camara/camara-service';
+import { createKycMatch } from './kyc-match/create-kyc-match';
 import { createZonedCalendar } from './kernel/zoned-date';
 import { Logger, createLogger } from './observability/logger';
 import { createHttpServer, listen, shownHost as reachableHost } from './http/http-listener';
@@ -86,17 +88,13 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     simUrl = `${simulatorUrl}/sim`;
     logger.info({ simulatorUrl }, 'no HLR_URL/SIM_URL: upstream simulator running in-process on the demo fixture');
   }
+  const crmUrl = config.CRM_URL ?? (simulatorUrl === undefined ? undefined : `${simulatorUrl}/crm`);
 
   const store = opts.store ?? createStateStore(config, { clock, logger, metrics });
   metrics.trackStoreMode(() => store.mode());
   const partners = new FilePartnerRegistry(config.PARTNERS_FILE ?? defaultPartnersPath());
 
-  const breaker = {
-    errorThresholdPercentage: config.BREAKER_ERROR_THRESHOLD_PERCENT,
-    volumeThreshold: config.BREAKER_VOLUME_THRESHOLD,
-    windowMs: config.BREAKER_WINDOW_MS,
-    resetTimeoutMs: config.BREAKER_RESET_TIMEOUT_MS,
-  };
+  const breaker = breakerOptionsOf(config);
   const onBreakerChange = (upstream: string, state: string, lastFailure?: object) => logger.warn({ upstream, state, lastFailure }, 'circuit breaker changed state');
   const hlr = new HlrHttpClient({ baseUrl: hlrUrl, timeoutMs: config.HLR_TIMEOUT_MS, maxSockets: config.UPSTREAM_MAX_SOCKETS, breaker, metrics, onBreakerChange, logger });
   const sim = new SimHttpClient({ baseUrl: simUrl, timeoutMs: config.SIM_TIMEOUT_MS, maxSockets: config.UPSTREAM_MAX_SOCKETS, breaker, metrics, onBreakerChange, logger });
@@ -152,6 +150,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       ...(config.SIM_SWAP_MONITORED_DAYS === undefined ? {} : { monitoredDays: config.SIM_SWAP_MONITORED_DAYS }),
     },
   });
+  const kycMatch = createKycMatch(config, { crmUrl, verification: service, store, audit: auditRecorder, metrics, clock, logger, breaker, onBreakerChange });
   const subs = createSubscriptionAdapters(config, { logger, metrics: new PrometheusWebhookMetrics(metrics.registry), partners });
   const subscriptions = new SubscriptionService({
     store: subs.store, delivery: subs.delivery, clock,
@@ -169,7 +168,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const ops = {
     registry: metrics.registry,
     storeMode: () => store.mode(),
-    upstreams: () => ({ hlr: hlr.upstream.state(), sim: sim.upstream.state() }),
+    upstreams: () => ({ hlr: hlr.upstream.state(), sim: sim.upstream.state(), ...(crmUrl === undefined ? {} : { crm: kycMatch.crmState() }) }),
     isShuttingDown: () => shuttingDown,
     auditMode: () => audit.mode(),
   };
@@ -179,6 +178,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     verification: { service, authenticator, normalise, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, audit: auditRecorder },
     events,
     camara: { camara, formatDate, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
+    kycMatch: { kycMatch: kycMatch.service, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
     subscriptions: { subscriptions, bodyLimitBytes: config.BODY_LIMIT_BYTES, logger },
     accessTokens: oauth.verifier,
     ...(oauth.builtin ? {
@@ -249,6 +249,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     clearInterval(ticker);
     hlr.upstream.shutdown();
     sim.upstream.shutdown();
+    kycMatch.shutdown();
     clearInterval(sweeper);
     await subs.close();
     await store.close();

@@ -9,6 +9,9 @@ import {
   InvalidCredentialError, InvalidProtocolError, InvalidSinkError, InvalidTokenTypeError, SubscriptionNotFoundError, SubscriptionQuotaError,
 } from '../subscriptions/domain/subscription-errors';
 import { MethodNotAllowedError, RouteNotFoundError } from '../http/http-errors';
+import {
+  IdDocumentMismatchError, IdDocumentRequiredError, InvalidParamCombinationError, InvalidTokenContextError,
+} from '../kyc-match/kyc-match-errors';
 
 /** CAMARA's error body (sim-swap.yaml, kyc-tenure.yaml `ErrorInfo`). */
 export interface ErrorInfo {
@@ -54,6 +57,11 @@ export function camaraFailureOf(err: unknown): CamaraFailure {
   if (err instanceof InvalidSinkError) return f(400, 'INVALID_SINK');
   if (err instanceof SubscriptionNotFoundError) return f(404, 'NOT_FOUND');
   if (err instanceof SubscriptionQuotaError) return f(429, 'QUOTA_EXCEEDED');
+  // KYC Match (kyc-match.yaml Generic400, Generic403).
+  if (err instanceof InvalidParamCombinationError) return f(400, 'KNOW_YOUR_CUSTOMER.INVALID_PARAM_COMBINATION');
+  if (err instanceof InvalidTokenContextError) return f(403, 'INVALID_TOKEN_CONTEXT');
+  if (err instanceof IdDocumentRequiredError) return f(403, 'KNOW_YOUR_CUSTOMER.ID_DOCUMENT_REQUIRED');
+  if (err instanceof IdDocumentMismatchError) return f(403, 'KNOW_YOUR_CUSTOMER.ID_DOCUMENT_MISMATCH');
   // Subclasses before the classes they share a status with.
   if (err instanceof OutOfRangeError) return f(400, 'OUT_OF_RANGE');
   if (err instanceof BadRequestError || err instanceof PayloadTooLargeError) return f(400, 'INVALID_ARGUMENT');

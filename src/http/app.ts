@@ -3,6 +3,7 @@ import { AccessTokenVerifier } from '../oauth/ports/access-tokens';
 import { Logger } from '../observability/logger';
 import { CamaraRoutesDeps, camaraRoutes } from '../camara/camara-routes';
 import { SubscriptionRoutesDeps, subscriptionRoutes } from '../subscriptions/subscription-routes';
+import { KycMatchRoutesDeps, kycMatchRoutes } from '../kyc-match/kyc-match-routes';
 import { TokenRouteDeps, tokenRoute } from '../oauth/routes/token-route';
 import { WellKnownRoutesDeps, wellKnownRoutes } from '../oauth/routes/well-known-routes';
 import { correlator } from './correlator';
@@ -26,6 +27,8 @@ export interface AppDeps {
   oauth?: { token: TokenRouteDeps; wellKnown: WellKnownRoutesDeps };
   /** The CAMARA operations (CONTRACT §7), their tokens verified by accessTokens; absent: not served. */
   camara?: Omit<CamaraRoutesDeps, 'tokens'>;
+  /** KYC Match (CONTRACT §11); absent: not served. */
+  kycMatch?: Omit<KycMatchRoutesDeps, 'tokens'>;
   /** SIM Swap Subscriptions (CONTRACT §8); absent: not served. */
   subscriptions?: Omit<SubscriptionRoutesDeps, 'tokens'>;
   /** Extra handlers mounted before the 404 (GraphQL). */
@@ -68,6 +71,7 @@ export function createApp(deps: AppDeps): Express {
   // Partner operations first: they carry the load, and every router passed costs each request.
   app.use(verificationRoutes(deps.verification));
   if (deps.camara) app.use(camaraRoutes({ ...deps.camara, tokens: deps.accessTokens }));
+  if (deps.kycMatch) app.use(kycMatchRoutes({ ...deps.kycMatch, tokens: deps.accessTokens }));
   if (deps.subscriptions) app.use(subscriptionRoutes({ ...deps.subscriptions, tokens: deps.accessTokens }));
   if (!deps.adminElsewhere) app.use(opsRoutes(deps.ops));
   app.use(openapiRoute());
