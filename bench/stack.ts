@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { StartedProcess, StartOptions, commandSucceeds, startNode } from '../tools/process-kit/child-process';
 import { canConnect, freePort, waitForHttp, waitForStore } from '../tools/process-kit/net-wait';
 import { PostgresProcess } from '../tools/process-kit/postgres-server';
@@ -55,9 +55,10 @@ export async function startStack(root: string, placement: Placement, opts: { aud
   const signingKeyFile = join(dir, 'oauth-signing-key.pem');
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   writeFileSync(signingKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  writeFileSync(join(dir, 'sink-credentials.key'), randomBytes(32).toString('hex'), { mode: 0o600 });
   writeFileSync(partnersFile, JSON.stringify({
     partners: [{
-      name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap'], enabled: true,
+      name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap', 'kyc_match'], enabled: true,
       rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
     }],
   }));
@@ -149,6 +150,8 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
         HLR_URL: `${stack.simulatorUrl}/hlr`,
         SIM_URL: `${stack.simulatorUrl}/sim`,
         CRM_URL: `${stack.simulatorUrl}/crm`,
+        // K1 asks four numbers over and over: the guessing limit (default 10 a day) would refuse it at once.
+        KYC_MATCH_MAX_PER_NUMBER_PER_DAY: '1000000',
         REDIS_URL: stack.redis.url,
         // The failed-signature throttle (default 20 per key, 100 per address in 60 s) would turn
         // S5 into a run of 429s from the throttle and then refuse S6 from the same loopback
@@ -159,6 +162,8 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
         // The built-in issuer (C1's tokens): a key file and PUBLIC_URL, as production requires,
         // and tokens that outlive the run (fetched once, before measuring).
         OAUTH_SIGNING_KEY_FILE: stack.signingKeyFile,
+        // Production on Redis requires a sink-credentials key; a fresh one beside the signing key.
+        SINK_CREDENTIALS_KEY_FILE: join(dirname(stack.signingKeyFile), 'sink-credentials.key'),
         PUBLIC_URL: url,
         OAUTH_TOKEN_TTL_S: '86400',
         ...(target === 'auditpg' ? auditPostgresEnv(auditPgOf(stack)) : AUDIT_OFF_ENV),
