@@ -22,7 +22,7 @@ import { Clock, systemClock } from './kernel/clock';
 import { StateStore } from './verification/ports/state-store';
 import { VerificationService } from './verification/verification-service';
 import { CamaraService } from './camara/camara-service';
-import { createKycMatch } from './kyc-match/create-kyc-match';
+import { createKycMatch } from './kyc-match/adapters/create-kyc-match';
 import { createZonedCalendar } from './kernel/zoned-date';
 import { Logger, createLogger } from './observability/logger';
 import { createHttpServer, listen, shownHost as reachableHost } from './http/http-listener';

@@ -3,7 +3,7 @@ import { AccessTokenVerifier } from '../oauth/ports/access-tokens';
 import { Logger } from '../observability/logger';
 import { CamaraRoutesDeps, camaraRoutes } from '../camara/camara-routes';
 import { SubscriptionRoutesDeps, subscriptionRoutes } from '../subscriptions/subscription-routes';
-import { KycMatchRoutesDeps, kycMatchRoutes } from '../kyc-match/kyc-match-routes';
+import { KycMatchRoutesDeps, kycMatchRoutes } from '../kyc-match/adapters/kyc-match-routes';
 import { TokenRouteDeps, tokenRoute } from '../oauth/routes/token-route';
 import { WellKnownRoutesDeps, wellKnownRoutes } from '../oauth/routes/well-known-routes';
 import { correlator } from './correlator';

@@ -1,12 +1,12 @@
 import { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
-import { camaraErrorHandler } from '../camara/camara-error-handler';
-import { camaraRequest } from '../camara/camara-request';
-import { MethodNotAllowedError, RouteNotFoundError } from '../http/http-errors';
-import { jsonBody } from '../http/json-body';
-import { sendJson } from '../legacy-rest/rest-bodies';
-import { Logger } from '../observability/logger';
-import { AccessTokenVerifier } from '../oauth/ports/access-tokens';
-import { KycMatchService } from './kyc-match-service';
+import { camaraErrorHandler } from '../../camara/camara-error-handler';
+import { camaraRequest } from '../../camara/camara-request';
+import { MethodNotAllowedError, RouteNotFoundError } from '../../http/http-errors';
+import { jsonBody } from '../../http/json-body';
+import { sendJson } from '../../legacy-rest/rest-bodies';
+import { Logger } from '../../observability/logger';
+import { AccessTokenVerifier } from '../../oauth/ports/access-tokens';
+import { KycMatchService } from '../kyc-match-service';
 
 export interface KycMatchRoutesDeps {
   kycMatch: KycMatchService;

@@ -1,14 +1,14 @@
-import { AuditRecorder } from '../audit/audit-recorder';
-import { Config } from '../config/config';
-import { Clock } from '../kernel/clock';
-import { Logger } from '../observability/logger';
-import { BreakerState, Metrics } from '../verification/ports/metrics';
-import { StateStore } from '../verification/ports/state-store';
-import { BreakerOptions } from '../verification/upstream/breaker-options';
-import { CrmHttpClient } from '../verification/upstream/crm-http-client';
-import { HttpUpstreamOptions } from '../verification/upstream/http-upstream';
-import { VerificationService } from '../verification/verification-service';
-import { KycMatchService } from './kyc-match-service';
+import { AuditRecorder } from '../../audit/audit-recorder';
+import { Config } from '../../config/config';
+import { Clock } from '../../kernel/clock';
+import { Logger } from '../../observability/logger';
+import { BreakerState, Metrics } from '../../verification/ports/metrics';
+import { StateStore } from '../../verification/ports/state-store';
+import { BreakerOptions } from '../../verification/upstream/breaker-options';
+import { CrmHttpClient } from '../../verification/upstream/crm-http-client';
+import { HttpUpstreamOptions } from '../../verification/upstream/http-upstream';
+import { VerificationService } from '../../verification/verification-service';
+import { KycMatchService } from '../kyc-match-service';
 
 export interface KycMatchParts {
   service: KycMatchService;
