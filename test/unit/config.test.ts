@@ -150,6 +150,17 @@ describe('configuration (CONTRACT §4)', () => {
     });
   });
 
+  it('when nothing is set for KYC Match, then scores are on, idDocument is optional, 10 a day per number, no CRM_URL; production needs CRM_URL', () => {
+    expect(loadConfig({})).toMatchObject({ KYC_MATCH_SCORES: true, KYC_MATCH_ID_DOCUMENT_REQUIRED: false, KYC_MATCH_MAX_PER_NUMBER_PER_DAY: 10, CRM_TIMEOUT_MS: 2000 });
+    expect(loadConfig({}).CRM_URL).toBeUndefined();
+    expect(loadConfig({ CRM_URL: 'http://c:9090/crm/' }).CRM_URL).toBe('http://c:9090/crm');
+    expect(() => loadConfig({ CRM_URL: 'ftp://c/crm' })).toThrow(/CRM_URL/);
+    expect(() => loadConfig({ KYC_MATCH_MAX_PER_NUMBER_PER_DAY: '0' })).toThrow(/KYC_MATCH_MAX_PER_NUMBER_PER_DAY/);
+    expect(() => loadConfig({ KYC_MATCH_SCORES: 'yes' })).toThrow(/KYC_MATCH_SCORES/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PARTNERS_FILE: '/etc/p.json', HLR_URL: 'http://h/hlr', SIM_URL: 'http://s/sim' }))
+      .toThrow(/CRM_URL: is required in production/);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '' }).PORT).toBe(8080);
   });
