@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { defaultFixturesPath, loadFixtures } from '../../src/simulator/fixtures';
 import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { CamaraHarness, CamaraReply, startCamaraHarness } from '../support/camara-harness';
@@ -101,5 +103,46 @@ describe('faults: customer records down, then up', () => {
     }
     expect(metrics).toMatch(/verify_upstream_calls_total\{upstream="crm",outcome="rejected"\} [1-9]/);
     expect(metrics).toMatch(/verify_upstream_calls_total\{upstream="crm",outcome="ok"\} [1-9]/);
+  });
+});
+
+describe('faults: customer records answering off-contract, or not configured', () => {
+  it('when customer records answer a body that is not a record, or a 404 that is not the contract\'s, then KYC Match answers 503, never a guess', async () => {
+    const replies: Array<[number, string, string]> = [
+      [200, 'application/json', '"José"'], [200, 'application/json', '[{"givenName":"Amani"}]'], [200, 'text/html', '<html>'],
+      [404, 'text/html', '<h1>default backend</h1>'], [404, 'application/json', '{"error":"not_found","msisdn":"255700000000"}'], [500, 'application/json', '{}'],
+    ];
+    let next = 0;
+    const crm = createServer((_req, res) => {
+      const [status, type, body] = replies[next++ % replies.length];
+      res.writeHead(status, { 'content-type': type }).end(body);
+    });
+    await new Promise<void>((r) => crm.listen(0, '127.0.0.1', r));
+    const c = await startCamaraHarness({ env: { CRM_URL: `http://127.0.0.1:${(crm.address() as AddressInfo).port}/crm`, BREAKER_VOLUME_THRESHOLD: '1000' } });
+    try {
+      const token = await c.tokens.twoLegged({ scope: 'kyc-match:match' });
+      for (let i = 0; i < replies.length; i++) {
+        const r = await c.call(KYC_MATCH, { phoneNumber: '+255712000011', givenName: 'Jose' }, { token });
+        expect([i, r.status, (r.body as { code: string }).code]).toEqual([i, 503, 'UNAVAILABLE']);
+        expect(r.text).not.toMatch(/José|Amani|default backend/);
+      }
+    } finally {
+      await c.close();
+      await new Promise((r) => crm.close(r));
+    }
+  });
+
+  it('when CRM_URL is not set beside HLR_URL and SIM_URL, then KYC Match answers 503, SIM Swap 200, and /readyz lists no crm', async () => {
+    const c = await startCamaraHarness({ env: { CRM_URL: '' } });
+    try {
+      const token = await c.tokens.twoLegged({ scope: 'kyc-match:match sim-swap' });
+      const r = await c.call(KYC_MATCH, { phoneNumber: '+255712000011', givenName: 'Jose' }, { token });
+      expect([r.status, (r.body as { code: string }).code]).toEqual([503, 'UNAVAILABLE']);
+      expect((await c.call('/sim-swap/v2/check', { phoneNumber: '+255712000006' }, { token })).status).toBe(200);
+      const ready = await (await fetch(`${c.url}/readyz`)).json() as { upstreams: Record<string, string> };
+      expect(ready.upstreams).toEqual({ hlr: 'closed', sim: 'closed' });
+    } finally {
+      await c.close();
+    }
   });
 });
