@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Clock } from '../../src/kernel/clock';
 import { StateStore, StoreMode } from '../../src/verification/ports/state-store';
+import { describeQuotaCounterContract } from './quota-counter.contract';
 
 /** Real time, which can be frozen and moved: TTLs run on real time in Redis, refills on this clock. */
 export class TestClock implements Clock {
@@ -276,46 +277,7 @@ export function describeStateStoreContract(name: string, open: (clock: Clock) =>
       });
     });
 
-    describe('quota counter', () => {
-      beforeEach(() => clock.freeze());
-
-      it('when a key has counted its limit, then it refuses until the window ends, counting nothing', async () => {
-        const end = clock.nowMs() + 60_000;
-        const decisions = [];
-        for (let i = 0; i < 4; i++) decisions.push(await store.quotas.take(k('p:2026-11-26:n'), 3, end));
-        expect(decisions.slice(0, 3)).toEqual([{ allowed: true, retryAfterMs: 0 }, { allowed: true, retryAfterMs: 0 }, { allowed: true, retryAfterMs: 0 }]);
-        expect(decisions[3]).toEqual({ allowed: false, retryAfterMs: 60_000 });
-        clock.advance(15_000);
-        expect(await store.quotas.take(k('p:2026-11-26:n'), 3, end)).toEqual({ allowed: false, retryAfterMs: 45_000 });
-        // A higher limit (the setting raised) counts on from what was counted, refusals excluded.
-        expect((await store.quotas.take(k('p:2026-11-26:n'), 4, end)).allowed).toBe(true);
-        expect((await store.quotas.take(k('p:2026-11-26:n'), 4, end)).allowed).toBe(false);
-      });
-
-      it('when keys differ (partner, number or day), then each has its own count', async () => {
-        const end = clock.nowMs() + 60_000;
-        expect((await store.quotas.take(k('p:d1:n'), 1, end)).allowed).toBe(true);
-        expect((await store.quotas.take(k('p:d1:n'), 1, end)).allowed).toBe(false);
-        expect((await store.quotas.take(k('p:d2:n'), 1, end)).allowed).toBe(true);
-        expect((await store.quotas.take(k('q:d1:n'), 1, end)).allowed).toBe(true);
-        expect((await store.quotas.take(k('p:d1:m'), 1, end)).allowed).toBe(true);
-      });
-
-      it('when many takes arrive at once, then exactly the limit is allowed', async () => {
-        const end = clock.nowMs() + 60_000;
-        const all = await Promise.all(Array.from({ length: 30 }, () => store.quotas.take(k('p:race:n'), 10, end)));
-        expect(all.filter((d) => d.allowed)).toHaveLength(10);
-      });
-
-      it('when the window has ended, then the key is forgotten', async () => {
-        clock.thaw();
-        const end = Date.now() + 300;
-        expect((await store.quotas.take(k('p:short:n'), 1, end)).allowed).toBe(true);
-        expect((await store.quotas.take(k('p:short:n'), 1, end)).allowed).toBe(false);
-        await sleep(400);
-        expect((await store.quotas.take(k('p:short:n'), 1, Date.now() + 60_000)).allowed).toBe(true);
-      });
-    });
+    describeQuotaCounterContract(() => ({ store, clock, k }));
 
     describe('admission (rate limit, then txn_id claim, in one step)', () => {
       beforeEach(() => clock.freeze());
