@@ -66,6 +66,16 @@ describe('KYC Match: bad input gets a clear ErrorInfo, never a 500', () => {
     expectErrorInfo(await call({ phoneNumber: phone, givenName: 'a'.repeat(257) }), 400, 'INVALID_ARGUMENT');
   });
 
+  it('when the method, path or x-correlator is wrong, then 405, 404 or 400 as ErrorInfo', async () => {
+    const get = await c.call(KYC_MATCH, undefined, { token, method: 'GET' });
+    expectErrorInfo(get, 405, 'METHOD_NOT_ALLOWED');
+    expect(get.headers.get('allow')).toBe('POST');
+    expectErrorInfo(await c.call('/kyc-match/v0.4/matches', { phoneNumber: phone, givenName: 'Amani' }, { token }), 404, 'NOT_FOUND');
+    expectErrorInfo(await c.call(KYC_MATCH, { phoneNumber: phone, givenName: 'Amani' }, { token, headers: { 'x-correlator': 'not valid!' } }), 400, 'INVALID_ARGUMENT');
+    // One trailing slash and any case reach the operation, as on the other CAMARA routes.
+    expect((await c.call('/KYC-Match/v0.4/match/', { phoneNumber: phone, givenName: 'Amani' }, { token })).status).toBe(200);
+  });
+
   it('when bodies are generated from the attribute names with any JSON values, then every answer is 200 or a 400 ErrorInfo without the values', async () => {
     const names = [...Object.keys(FULL), 'phoneNumber', 'unknownThing'];
     const value = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom(...Object.values(FULL)), fc.integer(), fc.boolean(), fc.constant(null),

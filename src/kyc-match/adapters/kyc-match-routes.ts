@@ -45,7 +45,7 @@ export function kycMatchRoutes(deps: KycMatchRoutesDeps): [RequestHandler, Error
     res.locals.operation = 'kyc_match';
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
-      throw new MethodNotAllowedError('use POST');
+      throw new MethodNotAllowedError(`only POST is allowed on ${KYC_MATCH_PATH}`);
     }
     camaraRequest(req, res, next, { tokens: deps.tokens, body }, async (grant) => {
       const answer = await deps.kycMatch.match(grant, req.body, String(res.locals.correlator));
