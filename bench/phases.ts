@@ -72,9 +72,9 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
     if (out.storeMode !== undefined && out.storeMode !== 'redis') {
       log(`WARNING: the service reports store "${out.storeMode}", not "redis": results are not the Redis design`);
     }
-    if (wanted.some((s) => s.kind === 'camara-check-hot')) {
+    if (wanted.some((s) => s.kind === 'camara-check-hot' || s.kind === 'kyc-match-hot')) {
       // One token for the whole run, from the service under test; it outlives the run (OAUTH_TOKEN_TTL_S).
-      stack.creds.bearer = await fetchBearer(stack, (running.get('service') as RunningTarget).url);
+      stack.creds.bearer = await fetchBearer(stack, (running.get('service') as RunningTarget).url, 'sim-swap:check kyc-match:match');
     }
     if (wanted.some((s) => s.kind === 'mix-m1')) {
       const url = (running.get('service') as RunningTarget).url;

@@ -3,7 +3,7 @@ import { signatureFor } from '../src/partners/signature';
 import { syntheticSubscriber } from '../src/simulator/synthetic';
 
 /** What one load run sends; every request of it gets a fresh txn_id and a current signature. */
-export type RequestKind = 'kyc-hot' | 'kyc-distinct' | 'sim-distinct' | 'graphql-batch' | 'kyc-bad-sig' | 'kyc-no-ts' | 'camara-check-hot' | 'mix-m1';
+export type RequestKind = 'kyc-hot' | 'kyc-distinct' | 'sim-distinct' | 'graphql-batch' | 'kyc-bad-sig' | 'kyc-no-ts' | 'camara-check-hot' | 'mix-m1' | 'kyc-match-hot';
 
 export interface Credentials {
   apiKey: string;
@@ -32,6 +32,18 @@ const SIM_SWAP = '/eai/verify_customer/query/sim_swap';
 const BATCH_QUERY = 'query($m:[String!]!){verifyCustomers(msisdns:$m){msisdn kyc{isValid isActive isPrepaid} simSwap{simSwapped simSwappedAt} error{code desc}}}';
 const CAMARA_CHECK = '/sim-swap/v2/check';
 const JSON_HEADERS = { 'content-type': 'application/json' };
+const KYC_MATCH = '/kyc-match/v0.4/match';
+/**
+ * K1's bodies: the demo numbers with an identity record, each asked a few attributes (some
+ * matching, one not, so a score is computed). The record is fetched from customer records for
+ * every request: nothing of it is cached.
+ */
+const KYC_MATCH_BODIES = [
+  '{"phoneNumber":"+255712000011","givenName":"Jose","familyName":"Nunez","birthdate":"1987-04-21"}',
+  '{"phoneNumber":"+255712000012","name":"Neema Mwakyusa","birthdate":"1992-09-30","gender":"FEMALE"}',
+  '{"phoneNumber":"+255712000013","nameKanaZenkaku":"サトウ ユキ","birthdate":"1979-01-23","country":"JP"}',
+  '{"phoneNumber":"+255712000015","name":"Baraka Kimaro","givenName":"Barack","birthdate":"2001-06-15"}',
+];
 const BATCH_BODY = JSON.stringify({ query: BATCH_QUERY, variables: { m: BATCH_NUMBERS } });
 
 /**
@@ -57,6 +69,7 @@ export class RequestFactory {
   next(): BuiltRequest {
     if (this.kind === 'camara-check-hot') return this.camaraCheck();
     if (this.kind === 'mix-m1') return this.mixed();
+    if (this.kind === 'kyc-match-hot') return { path: KYC_MATCH, body: KYC_MATCH_BODIES[this.hot++ % KYC_MATCH_BODIES.length], headers: this.bearerHeaders() };
     const q = this.currentQuery();
     switch (this.kind) {
       case 'kyc-hot':
@@ -78,12 +91,16 @@ export class RequestFactory {
 
   /** CAMARA SIM swap check of a hot number: a Bearer token instead of a signature, no txn_id. */
   private camaraCheck(): BuiltRequest {
+    const msisdn = HOT_NUMBERS[this.hot++ % HOT_NUMBERS.length];
+    return { path: CAMARA_CHECK, body: `{"phoneNumber":"+${msisdn}","maxAge":240}`, headers: this.bearerHeaders() };
+  }
+
+  private bearerHeaders(): Record<string, string> {
     if (!this.camaraHeaders) {
-      if (!this.creds.bearer) throw new Error('camara-check-hot needs an access token (creds.bearer)');
+      if (!this.creds.bearer) throw new Error(`${this.kind} needs an access token (creds.bearer)`);
       this.camaraHeaders = { 'content-type': 'application/json', authorization: `Bearer ${this.creds.bearer}` };
     }
-    const msisdn = HOT_NUMBERS[this.hot++ % HOT_NUMBERS.length];
-    return { path: CAMARA_CHECK, body: `{"phoneNumber":"+${msisdn}","maxAge":240}`, headers: this.camaraHeaders };
+    return this.camaraHeaders;
   }
 
   /**

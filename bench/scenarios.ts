@@ -70,6 +70,10 @@ export const SCENARIOS: Scenario[] = [
   // CAMARA SIM swap check of the same hot numbers (cache hits) with a Bearer token of
   // the built-in issuer, verified on every request (the verified-token cache included).
   { id: 'C1', title: 'CAMARA sim-swap check, cache hit, Bearer token', target: 'service', kind: 'camara-check-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
+  // CAMARA KYC Match on the four demo numbers with an identity record, Bearer token: the
+  // customer record is fetched on every request (never cached), the HLR facts come from cache.
+  // In S1's rounds, so K1/S1 is the price of a match against a cache hit.
+  { id: 'K1', title: 'CAMARA KYC Match, record fetched each time, Bearer token', target: 'service', kind: 'kyc-match-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'S5', title: 'REST KYC, bad signature (401/429)', target: 'service', kind: 'kyc-bad-sig', expectStatuses: [401, 429], connections: CONNECTIONS, interleaved: true },
   { id: 'S6', title: 'S1 with timestamp omitted', target: 'service', kind: 'kyc-no-ts', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   // Only with --only: S1 on a second service (BENCH_ALT_ROOT / BENCH_ALT_NODE_FLAGS), in the

@@ -15,7 +15,7 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'src/camara/': 'the shared CAMARA kit: ErrorInfo, bearer-token subject, phone-number rules, x-correlator, router',
   'src/sim-swap/': 'CAMARA SIM Swap: retrieve-date and check (service + createSimSwapApi)',
   'src/kyc-tenure/': 'CAMARA KYC Tenure: check-tenure (service + createKycTenureApi)',
-  'src/kyc-match/': 'CAMARA KYC Match: request validation and the comparison engine',
+  'src/kyc-match/': 'CAMARA KYC Match: match (service + createKycMatchApi), the comparison engine, the customer-records port',
   'src/subscriptions/': 'CAMARA SIM Swap Subscriptions: domain, ports, stores, webhook delivery (BullMQ), routes',
   'src/oauth/': 'OAuth 2.0: the built-in issuer, token and discovery routes, token verification, scopes',
   'src/audit/': 'the audit trail: recorder (domain), port, PostgreSQL and file stores, spool',

@@ -5,6 +5,7 @@ import { createGraphql } from './graphql/create-graphql';
 import { createHttp } from './http/create-http';
 import { Clock, systemClock } from './kernel/clock';
 import { Lifecycle } from './kernel/lifecycle';
+import { createKycMatchApi } from './kyc-match/kyc-match-api';
 import { createKycTenureApi } from './kyc-tenure/kyc-tenure-api';
 import { createSimSwapApi } from './sim-swap/sim-swap-api';
 import { createLegacyRest } from './legacy-rest/create-legacy-rest';
@@ -91,6 +92,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const camaraApi = { logger, clock, verification: service, audit: audit.recorder, tokens };
   const simSwap = await life.start('sim-swap', () => createSimSwapApi(camaraApi, config));
   const kycTenure = await life.start('kyc-tenure', () => createKycTenureApi(camaraApi, config));
+  const kycMatch = await life.start('kyc-match', () => createKycMatchApi({ ...camaraApi, records: upstreams.crm, quotas: store.quotas, metrics }, config));
   const graphql = await life.start('graphql', () => createGraphql({ ...signed, logger }, config));
   const ops = await life.start('ops', () => createOps({
     registry: metrics.registry, storeMode: () => store.mode(), upstreams: upstreams.states, auditMode: () => audit.writer.mode(),
@@ -98,7 +100,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   }, config));
   const http = await life.start('http', () => createHttp({
     logger, requestMetrics: metrics,
-    routes: [...legacyRest.routes, ...simSwap.routes, ...kycTenure.routes, ...subscriptions.routes, ...oauth.routes, ...graphql.routes],
+    routes: [...legacyRest.routes, ...simSwap.routes, ...kycTenure.routes, ...kycMatch.routes, ...subscriptions.routes, ...oauth.routes, ...graphql.routes],
     adminRoutes: ops.adminRoutes, onListening: oauth.listeningAt, onShutdown: ops.beginShutdown,
   }, config));
 

@@ -38,6 +38,8 @@ export interface CamaraOperationRoute {
 export type CamaraRoutes = [RequestHandler, ErrorRequestHandler];
 
 export interface CamaraApiRoutes {
+  /** The API's name, as CAMARA_API_OVERRIDES keys it (src/errors/error-catalog.ts). */
+  api?: string;
   /** The API root (`/sim-swap/v2`): any other path under it is a CAMARA 404, not the legacy one. */
   root: string;
   operations: readonly CamaraOperationRoute[];
@@ -75,7 +77,7 @@ export function camaraRouter(deps: CamaraRouterDeps, api: CamaraApiRoutes): Cama
     res.locals.operation = operation.partnerOperation;
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
-      throw new MethodNotAllowedError('use POST');
+      throw new MethodNotAllowedError(`only POST is allowed on ${operation.path}`);
     }
     camaraRequest(req, res, next, { tokens: deps.tokens, body }, async (grant) => {
       const answer = await operation.answer(grant, req.body, String(res.locals.correlator));
@@ -85,5 +87,5 @@ export function camaraRouter(deps: CamaraRouterDeps, api: CamaraApiRoutes): Cama
     });
   };
 
-  return [routes, camaraErrorHandler(deps.logger)];
+  return [routes, camaraErrorHandler(deps.logger, api.api)];
 }

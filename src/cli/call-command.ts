@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { isOperation } from '../partners/operation';
+import { isLegacyOperation } from '../partners/operation';
 import { UsageError, integerOption, parseCommandArgs, positionals } from './args';
 import { CREDENTIAL_OPTIONS, credentialsFrom, signedQuery } from './credentials';
 import { CliIo } from './io';
@@ -16,7 +16,7 @@ export async function callCommand(argv: readonly string[], io: CliIo): Promise<n
     'max-age': { type: 'string' },
   });
   const [operation, msisdn] = positionals(given, ['kyc|sim_swap', 'MSISDN']);
-  if (!isOperation(operation)) throw new UsageError('the operation is kyc or sim_swap');
+  if (!isLegacyOperation(operation)) throw new UsageError('the operation is kyc or sim_swap');
   const body: Record<string, unknown> = { txn_id: values['txn-id'] ?? `cli-${randomBytes(8).toString('hex')}`, msisdn };
   if (values['max-age'] !== undefined) {
     if (operation !== 'sim_swap') throw new UsageError('--max-age applies to sim_swap only');

@@ -73,6 +73,12 @@ export const ERROR_CATALOG = {
   SUBSCRIPTION_NOT_FOUND: { legacy: ['11111', 404], camara: [404, 'NOT_FOUND'], graphql: '11111' },
   SUBSCRIPTION_QUOTA: { legacy: ['11111', 429], camara: [429, 'QUOTA_EXCEEDED'], graphql: '11111' },
 
+  // KYC Match's own (kyc-match.yaml Generic400, Generic403; src/kyc-match/kyc-match-errors.ts).
+  INVALID_PARAM_COMBINATION: { legacy: ['11111', 400], camara: [400, 'KNOW_YOUR_CUSTOMER.INVALID_PARAM_COMBINATION'], graphql: '11111' },
+  INVALID_TOKEN_CONTEXT: { legacy: ['11111', 403], camara: [403, 'INVALID_TOKEN_CONTEXT'], graphql: '11111' },
+  ID_DOCUMENT_REQUIRED: { legacy: ['11111', 403], camara: [403, 'KNOW_YOUR_CUSTOMER.ID_DOCUMENT_REQUIRED'], graphql: '11111' },
+  ID_DOCUMENT_MISMATCH: { legacy: ['11111', 403], camara: [403, 'KNOW_YOUR_CUSTOMER.ID_DOCUMENT_MISMATCH'], graphql: '11111' },
+
   // The token endpoint's own (src/oauth/oauth-errors.ts, RFC 6749 §5.2).
   INVALID_CLIENT: { legacy: ['11111', 401], oauth: ['invalid_client', 401], graphql: '11111' },
   INVALID_SCOPE: { legacy: ['11111', 400], oauth: ['invalid_scope', 400], graphql: '11111' },

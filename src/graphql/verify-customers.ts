@@ -6,7 +6,7 @@ import { AuditRecorder, AuditSubject } from '../audit/audit-recorder';
 import { BadRequestError } from '../errors/domain-errors';
 import { graphqlFailureOf } from '../errors/error-lookup';
 import { MsisdnNormaliser } from '../verification/msisdn';
-import { Operation } from '../partners/operation';
+import { LegacyOperation } from '../partners/operation';
 import { validateMaxAge, validateMsisdn } from '../verification/verification-input';
 import { VerificationService } from '../verification/verification-service';
 import { GraphqlContext } from './request-context';
@@ -132,7 +132,7 @@ export async function verifyCustomers(deps: VerifyCustomersDeps, args: VerifyCus
   const maxAgeHours = validateArgument('maxAgeHours', 'max_age', () => validateMaxAge(args.maxAgeHours));
   const selected = selectedFieldNames(info);
   const wanted: Wanted = { kyc: selected.has('kyc'), simSwap: selected.has('simSwap') };
-  const operations: Operation[] = [];
+  const operations: LegacyOperation[] = [];
   if (wanted.kyc) operations.push('kyc');
   if (wanted.simSwap) operations.push('sim_swap');
   deps.audit.admit();

@@ -1,6 +1,6 @@
 import { ErrorRequestHandler, RequestHandler } from 'express';
 import { fromHttpError, legacyFailureOf } from '../errors/error-lookup';
-import { isOperation } from '../partners/operation';
+import { isLegacyOperation } from '../partners/operation';
 import { Logger } from '../observability/logger';
 import { RouteNotFoundError } from '../http/http-errors';
 import { failureHandler } from '../http/failure-handler';
@@ -19,6 +19,6 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     if (failure.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.locals.code = failure.code;
     // In one step, as the routes answer (rest-bodies.ts): a refused request (S5) is as hot a path as a served one.
-    sendJson(res, failure.status, failureBody(isOperation(res.locals.operation) ? res.locals.operation : undefined, failure.code, failure.desc));
+    sendJson(res, failure.status, failureBody(isLegacyOperation(res.locals.operation) ? res.locals.operation : undefined, failure.code, failure.desc));
   });
 }

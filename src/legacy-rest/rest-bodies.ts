@@ -1,7 +1,7 @@
 import { Response } from 'express';
 import { SUCCESS_DESC } from '../errors/domain-errors';
 import { OffsetDateTimeFormatter } from '../kernel/offset-date-time';
-import { Operation } from '../partners/operation';
+import { LegacyOperation } from '../partners/operation';
 import { KycResult, SimSwapResult, VerificationResult } from '../verification/results';
 
 /** CONTRACT §1.1: exactly these keys, booleans as strings. */
@@ -41,6 +41,6 @@ export function sendJson(res: Response, status: number, body: object): void {
 }
 
 /** CONTRACT §1.2: KYC fails flat, SIM swap inside "response". Unknown routes use the flat shape. */
-export function failureBody(operation: Operation | undefined, code: string, desc: string): object {
+export function failureBody(operation: LegacyOperation | undefined, code: string, desc: string): object {
   return operation === 'sim_swap' ? { response: { code, desc } } : { code, desc };
 }

@@ -3,7 +3,7 @@ import { AuditRecorder } from '../audit/audit-recorder';
 import { Authenticator } from '../partners/authenticator';
 import { MsisdnNormaliser } from '../verification/msisdn';
 import { OffsetDateTimeFormatter } from '../kernel/offset-date-time';
-import { OPERATIONS, Operation } from '../partners/operation';
+import { LEGACY_OPERATIONS, LegacyOperation } from '../partners/operation';
 import { Partner } from '../partners/partners';
 import { parseRestBody } from '../verification/verification-input';
 import { VerificationService } from '../verification/verification-service';
@@ -44,9 +44,9 @@ function routeKey(path: string): string {
  */
 export function verificationRoutes(deps: VerificationRoutesDeps): RequestHandler {
   const body = jsonBody(deps.bodyLimitBytes);
-  const byPath = new Map<string, Operation>(OPERATIONS.map((op) => [OPERATION_PATH_PREFIX + op, op]));
+  const byPath = new Map<string, LegacyOperation>(LEGACY_OPERATIONS.map((op) => [OPERATION_PATH_PREFIX + op, op]));
 
-  const verify = async (req: Request, res: Response, operation: Operation) => {
+  const verify = async (req: Request, res: Response, operation: LegacyOperation) => {
     const input = parseRestBody(req.body, operation, deps.normalise);
     res.locals.msisdn = input.msisdn;
     const partner = res.locals.partner as Partner;

@@ -9,6 +9,7 @@ export const SCOPES = {
   subscriptionsCreate: 'sim-swap-subscriptions:org.camaraproject.sim-swap-subscriptions.v0.swapped:create',
   subscriptionsRead: 'sim-swap-subscriptions:read',
   subscriptionsDelete: 'sim-swap-subscriptions:delete',
+  kycMatch: 'kyc-match:match',
 } as const;
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
@@ -19,15 +20,16 @@ const BY_OPERATION: Readonly<Record<Operation, readonly Scope[]>> = {
     SCOPES.subscriptionsCreate, SCOPES.subscriptionsRead, SCOPES.subscriptionsDelete,
   ],
   kyc: [SCOPES.kycTenureCheck],
+  kyc_match: [SCOPES.kycMatch],
 };
 
 /** Every scope the service knows, in a stable order (metadata's scopes_supported). */
-export const ALL_SCOPES: readonly Scope[] = [...BY_OPERATION.sim_swap, ...BY_OPERATION.kyc];
+export const ALL_SCOPES: readonly Scope[] = [...BY_OPERATION.sim_swap, ...BY_OPERATION.kyc, ...BY_OPERATION.kyc_match];
 
 /** The scopes a partner may hold: those its registry `operations` imply, in a stable order. */
 export function scopesForOperations(operations: ReadonlySet<Operation>): Scope[] {
-  return ALL_SCOPES.filter((s) => (operations.has('sim_swap') && BY_OPERATION.sim_swap.includes(s))
-    || (operations.has('kyc') && BY_OPERATION.kyc.includes(s)));
+  const held = new Set([...operations].flatMap((op) => BY_OPERATION[op]));
+  return ALL_SCOPES.filter((s) => held.has(s));
 }
 
 /** RFC 6749 §3.3: scope = scope-token *( SP scope-token ), scope-token = 1*( %x21 / %x23-5B / %x5D-7E ). */

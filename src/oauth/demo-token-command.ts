@@ -10,12 +10,16 @@ export function demoTokenCommand(baseUrl: string, partner: Partner): string {
     + ` | sed -E 's/.*"access_token":"([^"]+)".*/\\1/'); echo "$TOKEN"`;
 }
 
-/** CAMARA calls that use $TOKEN: a SIM swap check and a tenure check on demo numbers. */
+/** CAMARA calls that use $TOKEN: a SIM swap check, a tenure check and a KYC Match on demo numbers. */
 export function demoCamaraCommands(baseUrl: string, partner: Partner): string[] {
   const call = (path: string, body: string) =>
     `curl -s -X POST "${baseUrl}${path}" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '${body}'; echo`;
   const commands: string[] = [];
   if (partner.operations.has('sim_swap')) commands.push(call('/sim-swap/v2/check', '{"phoneNumber":"+255712000006","maxAge":240}'));
   if (partner.operations.has('kyc')) commands.push(call('/kyc-tenure/v0.2/check-tenure', '{"phoneNumber":"+255712000001","tenureDate":"2024-01-01"}'));
+  // 255712000011's record: José María Núñez, born 1987-04-12. Sent unaccented, with one wrong birth date: true, true, false.
+  if (partner.operations.has('kyc_match')) {
+    commands.push(call('/kyc-match/v0.4/match', '{"phoneNumber":"+255712000011","givenName":"Jose","familyName":"Nunez","birthdate":"1987-04-21"}'));
+  }
   return commands;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod/v4';
 import { BadRequestError } from '../errors/domain-errors';
 import { fail, ownObject, parseBody, typeMessage } from '../kernel/body-schema';
 import { MsisdnNormaliser } from './msisdn';
-import { Operation } from '../partners/operation';
+import { LegacyOperation } from '../partners/operation';
 import { isValidTxnId } from './txn-id';
 
 export const MAX_AGE_MIN_HOURS = 1;
@@ -10,7 +10,7 @@ export const MAX_AGE_MAX_HOURS = 2400;
 
 /** A request that passed validation: what the verification service works from. */
 export interface VerificationInput {
-  operation: Operation;
+  operation: LegacyOperation;
   /** Exactly as the caller sent it: echoed in the result and part of the txn fingerprint. */
   msisdnRaw: string;
   /** The normalised international form: the key for cache and upstream calls. */
@@ -89,7 +89,7 @@ export function validateMaxAge(value: unknown): number | undefined {
 }
 
 /** Validates a REST body (CONTRACT §1, §1.4). Unknown extra fields are ignored. */
-export function parseRestBody(body: unknown, operation: Operation, normalise: MsisdnNormaliser): VerificationInput {
+export function parseRestBody(body: unknown, operation: LegacyOperation, normalise: MsisdnNormaliser): VerificationInput {
   const schemas = schemasFor(normalise);
   if (operation === 'kyc') {
     const { txn_id: txnId, msisdn } = valueOrThrow(schemas.kyc, body);

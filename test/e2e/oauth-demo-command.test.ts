@@ -15,23 +15,26 @@ describe('the start-up banner\'s CAMARA commands', () => {
     const partner = h.server.partners.find('demo-key')!;
     // Asynchronously: the server answering curl runs in this process.
     const out = await sh([demoTokenCommand(h.url, partner), ...demoCamaraCommands(h.url, partner)].join('\n'));
-    const [token, check, tenure] = out.trim().split('\n');
+    const [token, check, tenure, match] = out.trim().split('\n');
     await expect(h.server.accessTokens.verify(token ?? '')).resolves.toMatchObject({ partner: { apiKey: 'demo-key' } });
     expect(JSON.parse(check ?? '')).toEqual({ swapped: true });
     expect(JSON.parse(tenure ?? '')).toEqual({ tenureDateCheck: true, contractType: 'PAYG' });
+    expect(JSON.parse(match ?? '')).toEqual({ givenNameMatch: 'true', familyNameMatch: 'true', birthdateMatch: 'false' });
   });
 
   it('when npm start runs with the demo registry, then it prints them and they work against that process', async () => {
     const svc = await startServiceProcess({});
     try {
       const deadline = Date.now() + 5000;
-      while (!svc.output().includes('check-tenure') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      while (!svc.output().includes('kyc-match') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
       const lines = svc.output().split('\n');
       const script = [lines.find((l) => l.startsWith('TOKEN=')), ...lines.filter((l) => l.includes('Bearer $TOKEN'))];
-      expect(script).toHaveLength(3);
-      const [, check, tenure] = (await sh(script.join('\n'))).trim().split('\n');
+      expect(script).toHaveLength(4);
+      const [, check, tenure, match] = (await sh(script.join('\n'))).trim().split('\n');
       expect(JSON.parse(check ?? '')).toEqual({ swapped: true });
       expect(JSON.parse(tenure ?? '')).toMatchObject({ tenureDateCheck: true });
+      // The in-process simulator serves customer records too: the match works on a bare npm start.
+      expect(JSON.parse(match ?? '')).toEqual({ givenNameMatch: 'true', familyNameMatch: 'true', birthdateMatch: 'false' });
     } finally {
       svc.proc.kill('SIGTERM');
       await svc.exited;

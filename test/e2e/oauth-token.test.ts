@@ -8,7 +8,7 @@ const SIM_SWAP_SCOPES = [
   'sim-swap-subscriptions:org.camaraproject.sim-swap-subscriptions.v0.swapped:create',
   'sim-swap-subscriptions:read', 'sim-swap-subscriptions:delete',
 ];
-const ALL = [...SIM_SWAP_SCOPES, 'kyc-tenure:check-tenure'];
+const ALL = [...SIM_SWAP_SCOPES, 'kyc-tenure:check-tenure', 'kyc-match:match'];
 const anyString: unknown = expect.any(String);
 
 describe('POST /oauth2/token (built-in issuer, client credentials)', () => {

@@ -17,12 +17,13 @@ export function camaraFile(name: string): string {
 }
 
 let specs: OpenApiSpec[] | undefined;
-/** SIM Swap 2.1.0 under /sim-swap/v2 and KYC Tenure 0.2.0 under /kyc-tenure/v0.2, as their servers define. */
+/** SIM Swap 2.1.0, KYC Tenure 0.2.0, SIM Swap Subscriptions 0.3.0 and KYC Match 0.4.0 under the paths their servers define. */
 export function camaraSpecs(): OpenApiSpec[] {
   specs ??= [
     OpenApiSpec.load(camaraFile('sim-swap.yaml'), '/sim-swap/v2'),
     OpenApiSpec.load(camaraFile('kyc-tenure.yaml'), '/kyc-tenure/v0.2'),
     OpenApiSpec.load(camaraFile('sim-swap-subscriptions.yaml'), '/sim-swap-subscriptions/v0.3'),
+    OpenApiSpec.load(camaraFile('kyc-match.yaml'), '/kyc-match/v0.4'),
   ];
   return specs;
 }

@@ -11,6 +11,11 @@ describe('CAMARA scopes per partner operation (CONTRACT §7)', () => {
     expect(scopesForOperations(new Set())).toEqual([]);
   });
 
+  it('when a partner holds kyc_match, then it may hold kyc-match:match and nothing of the other operations', () => {
+    expect(scopesForOperations(new Set(['kyc_match']))).toEqual(['kyc-match:match']);
+    expect(scopesForOperations(new Set(['kyc', 'kyc_match']))).toEqual(['kyc-tenure:check-tenure', 'kyc-match:match']);
+  });
+
   it('when a scope string is parsed, then only RFC 6749 scope syntax is accepted', () => {
     expect(parseScope('a b:c')).toEqual(['a', 'b:c']);
     for (const bad of ['', ' a', 'a ', 'a  b', 'a\tb', 'a"b', 'a\\b', 'é']) expect(parseScope(bad)).toBeUndefined();

@@ -5,6 +5,9 @@ import {
 } from '../../src/errors/domain-errors';
 import { camaraFailureOf } from '../../src/camara/error-info';
 import { MethodNotAllowedError, RouteNotFoundError } from '../../src/http/http-errors';
+import {
+  IdDocumentMismatchError, IdDocumentRequiredError, InvalidParamCombinationError, InvalidTokenContextError,
+} from '../../src/kyc-match/kyc-match-errors';
 
 describe('CAMARA ErrorInfo mapping', () => {
   it.each<[DomainError, number, string]>([
@@ -22,6 +25,10 @@ describe('CAMARA ErrorInfo mapping', () => {
     [new RateLimitedError('slow', 3), 429, 'TOO_MANY_REQUESTS'],
     [new UpstreamUnavailableError('down', 10), 503, 'UNAVAILABLE'],
     [new ConflictError('txn'), 500, 'INTERNAL'],
+    [new InvalidParamCombinationError('x'), 400, 'KNOW_YOUR_CUSTOMER.INVALID_PARAM_COMBINATION'],
+    [new InvalidTokenContextError('x'), 403, 'INVALID_TOKEN_CONTEXT'],
+    [new IdDocumentRequiredError('x'), 403, 'KNOW_YOUR_CUSTOMER.ID_DOCUMENT_REQUIRED'],
+    [new IdDocumentMismatchError('x'), 403, 'KNOW_YOUR_CUSTOMER.ID_DOCUMENT_MISMATCH'],
   ])('%p → %i %s', (err, status, code) => {
     const f = camaraFailureOf(err);
     expect(f.info.status).toBe(status);
