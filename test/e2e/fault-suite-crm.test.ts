@@ -5,6 +5,7 @@ import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { CamaraHarness, CamaraReply, startCamaraHarness } from '../support/camara-harness';
 import { ReadyzWatch, sleep, watchReadyz } from '../support/fault-probes';
 import { FULL, KYC_MATCH, subscriberWith } from '../support/kyc-match-fixtures';
+import { until } from '../support/until';
 
 /*
  * Customer records failing, beside the HLR and SIM faults of fault-suite.test.ts: KYC Match
@@ -62,19 +63,22 @@ describe('faults: customer records down, then up', () => {
       }
     })();
 
-    await sleep(500);
+    // Traffic of all three APIs before the fault: what "throughout" is measured against.
+    const answered = (api: Sample['api'], from: number) => samples.filter((x) => x.api === api && x.at >= from).length;
+    await until(() => answered('match', 0) >= 5 && answered('swap', 0) >= 5 && answered('tenure', 0) >= 5, 'traffic of all three APIs before the fault');
     const downAt = Date.now();
     sim.setFault('crm', { down: true });
     const opened = await watch.waitFor('crm open', crmState('open'), 5000, downAt);
     const openFrom = Date.now();
     const callsBefore = sim.calls().crm;
-    await sleep(500);
+    // Enough matches answered while open (the count asserted below keeps 50 ms of margin at the end).
+    await until(() => answered('match', openFrom) >= 12, 'KYC Match traffic while the crm breaker is open');
     const callsWhileOpen = sim.calls().crm - callsBefore;
     const openTo = Date.now();
     const upAt = Date.now();
     sim.resetFaults();
     const closed = await watch.waitFor('crm closed', crmState('closed'), RESET_MS * 3 + 1000, upAt);
-    await sleep(500);
+    await until(() => answered('match', closed.at + 50) >= 5, 'KYC Match traffic after the breaker closed');
     running = false;
     await drive;
 
