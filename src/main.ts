@@ -20,21 +20,8 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.LOG_LEVEL);
   const running = await startServer(config, { logger });
-  const probes = running.adminUrl ?? running.url;
-  logger.info({ url: running.url, ...(running.adminUrl ? { adminUrl: running.adminUrl } : {}), store: `see ${probes}/readyz` }, 'verify-customer listening');
-  // Said on stdout too, whatever LOG_LEVEL: an operator starting it by hand must see where the probes went.
-  if (running.adminUrl) process.stdout.write(`verify-customer admin port (/healthz, /readyz, /metrics, /internal/events/*): ${running.adminUrl}\n`);
-
-  const demo = !config.PARTNERS_FILE && running.partners.all().find((p) => p.enabled && p.signature === 'md5');
-  if (demo) {
-    process.stdout.write(`\nverify-customer is up on ${running.url} (demo partners, simulator fixture).\nTry, in another shell:\n\n`);
-    for (const cmd of demoCurlCommands(running.url, demo)) process.stdout.write(`${cmd}\n\n`);
-    if (running.oauthIssuer) {
-      process.stdout.write('CAMARA: an access token from the built-in issuer, then calls that use it:\n\n');
-      for (const cmd of [demoTokenCommand(running.url, demo), ...demoCamaraCommands(running.url, demo)]) process.stdout.write(`${cmd}\n\n`);
-    }
-  }
-
+  // Before the process says it is listening: a supervisor (or a test) may signal it the moment it does,
+  // and a SIGTERM must then drain, not kill it.
   process.on('SIGHUP', () => {
     running.reloadPartners();
     void running.reloadSigningKeys(); // logs its own outcome
@@ -57,6 +44,21 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+
+  const probes = running.adminUrl ?? running.url;
+  logger.info({ url: running.url, ...(running.adminUrl ? { adminUrl: running.adminUrl } : {}), store: `see ${probes}/readyz` }, 'verify-customer listening');
+  // Said on stdout too, whatever LOG_LEVEL: an operator starting it by hand must see where the probes went.
+  if (running.adminUrl) process.stdout.write(`verify-customer admin port (/healthz, /readyz, /metrics, /internal/events/*): ${running.adminUrl}\n`);
+
+  const demo = !config.PARTNERS_FILE && running.partners.all().find((p) => p.enabled && p.signature === 'md5');
+  if (demo) {
+    process.stdout.write(`\nverify-customer is up on ${running.url} (demo partners, simulator fixture).\nTry, in another shell:\n\n`);
+    for (const cmd of demoCurlCommands(running.url, demo)) process.stdout.write(`${cmd}\n\n`);
+    if (running.oauthIssuer) {
+      process.stdout.write('CAMARA: an access token from the built-in issuer, then calls that use it:\n\n');
+      for (const cmd of [demoTokenCommand(running.url, demo), ...demoCamaraCommands(running.url, demo)]) process.stdout.write(`${cmd}\n\n`);
+    }
+  }
 }
 
 main().catch((err) => {
