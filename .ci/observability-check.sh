@@ -95,14 +95,14 @@ SIMULATOR_PORT="$PORT_SIM" node dist/src/simulator/main.js >"$WORK/simulator.log
 PIDS+=($!)
 # Instance A serves its probes and /metrics on an admin port (ADMIN_PORT), B on its one port:
 # the rules and dashboards must work with both.
-PORT="$PORT_A" ADMIN_PORT="$ADMIN_A" HOST=127.0.0.1 LOG_LEVEL=warn PARTNERS_FILE="$WORK/partners.json" HLR_URL= SIM_URL= \
+PORT="$PORT_A" ADMIN_PORT="$ADMIN_A" HOST=127.0.0.1 LOG_LEVEL=warn PARTNERS_FILE="$WORK/partners.json" HLR_URL= SIM_URL= CRM_URL= \
   EVENTS_TOKEN=ci-events-token-0123456789 SINK_ALLOW_HTTP=true SINK_ALLOW_PRIVATE=true WEBHOOK_BACKOFF_BASE_MS=200 WEBHOOK_BACKOFF_MAX_MS=1000 \
   node dist/src/main.js >"$WORK/instance-a.log" 2>&1 &
 PIDS+=($!)
 wait_http "$SIM_URL_BASE/sim/subscribers/255712000001/sim" simulator
 # Instance B: few calls open its breaker, which then stays open for the whole check.
 PORT="$PORT_B" HOST=127.0.0.1 LOG_LEVEL=warn PARTNERS_FILE="$WORK/partners.json" \
-  HLR_URL="$SIM_URL_BASE/hlr" SIM_URL="$SIM_URL_BASE/sim" HLR_TIMEOUT_MS=200 KYC_CACHE_TTL_S=0 \
+  HLR_URL="$SIM_URL_BASE/hlr" SIM_URL="$SIM_URL_BASE/sim" CRM_URL="$SIM_URL_BASE/crm" HLR_TIMEOUT_MS=200 CRM_TIMEOUT_MS=200 KYC_CACHE_TTL_S=0 \
   BREAKER_VOLUME_THRESHOLD=3 BREAKER_RESET_TIMEOUT_MS=600000 \
   node dist/src/main.js >"$WORK/instance-b.log" 2>&1 &
 PIDS+=($!)

@@ -41,7 +41,7 @@ export const USAGE = `usage: npm run bench -- [--quick] [--no-soak] [--profile] 
   --quick      M1 B1 B3 S1 S1+auditPG C1 S5 S6 in interleaved rounds, M1 at half rate, no soak, then the target table (about 4 minutes)
   --no-soak    skip the 1,000,000-request S1 run that checks RSS growth (about 3 of the 7 minutes)
   --profile    run the service with --cpu-prof; print the hottest functions afterwards
-  --only       scenario ids: M1 S1 S1+auditPG S1+WAIT C1 D1 G1 S5 S6 S1@50% S2 S3 S4 B0 B1 B2 B3 B4 B0@50% B1@50% M1@50% B1@M1 F1
+  --only       scenario ids: M1 S1 S1+auditPG S1+WAIT C1 K1 D1 G1 S5 S6 S1@50% S2 S3 S4 B0 B1 B2 B3 B4 B0@50% B1@50% M1@50% B1@M1 F1
                (@50% needs S1, M1@50% and B1@M1 need M1); no soak unless --soak
   --soak       with --only or --quick: run the soak too
   --no-pin     do not pin the server to CPU 0 and the rest to CPU 1

@@ -35,6 +35,9 @@ export async function preflight(url: string, creds: Credentials, s: Scenario, nu
     case 'device-check-hot':
       if (typeof json.swapped !== 'boolean') fail('expected {"swapped": boolean}');
       break;
+    case 'kyc-match-hot':
+      if (json.givenNameMatch !== 'true' || json.birthdateMatch !== 'false') fail('expected {"givenNameMatch":"true",...,"birthdateMatch":"false"}');
+      break;
     case 'kyc-bad-sig':
       if (res.status !== 401 || json.code !== '11111') fail('expected 401 with code 11111');
       break;

@@ -5,10 +5,10 @@ import { SimSubscriber } from '../src/simulator/subscriber';
 
 /** What one load run sends; every request of it gets a fresh txn_id and a current signature. */
 export type RequestKind = 'kyc-hot' | 'kyc-distinct' | 'sim-distinct' | 'graphql-batch' | 'kyc-bad-sig' | 'kyc-no-ts' | 'camara-check-hot' | 'mix-m1'
-  | 'device-check-hot' | 'graphql-signals';
+  | 'device-check-hot' | 'graphql-signals' | 'kyc-match-hot';
 
 /** The scope each CAMARA kind's Bearer token needs; the run fetches one token holding those of its kinds (M1's partners fetch their own). */
-export const KIND_SCOPES: Partial<Record<RequestKind, string>> = { 'camara-check-hot': 'sim-swap:check', 'device-check-hot': 'device-swap:check' };
+export const KIND_SCOPES: Partial<Record<RequestKind, string>> = { 'camara-check-hot': 'sim-swap:check', 'device-check-hot': 'device-swap:check', 'kyc-match-hot': 'kyc-match:match' };
 
 export interface Credentials {
   apiKey: string;
@@ -40,6 +40,18 @@ const SIM_SWAP = '/eai/verify_customer/query/sim_swap';
 const BATCH_QUERY = 'query($m:[String!]!){verifyCustomers(msisdns:$m){msisdn kyc{isValid isActive isPrepaid} simSwap{simSwapped simSwappedAt} error{code desc}}}';
 const CAMARA_CHECK = '/sim-swap/v2/check';
 const JSON_HEADERS = { 'content-type': 'application/json' };
+const KYC_MATCH = '/kyc-match/v0.4/match';
+/**
+ * K1's bodies: the demo numbers with an identity record, each asked a few attributes (some
+ * matching, one not, so a score is computed). The record is fetched from customer records for
+ * every request: nothing of it is cached.
+ */
+const KYC_MATCH_BODIES = [
+  '{"phoneNumber":"+255712000011","givenName":"Jose","familyName":"Nunez","birthdate":"1987-04-21"}',
+  '{"phoneNumber":"+255712000012","name":"Neema Mwakyusa","birthdate":"1992-09-30","gender":"FEMALE"}',
+  '{"phoneNumber":"+255712000013","nameKanaZenkaku":"サトウ ユキ","birthdate":"1979-01-23","country":"JP"}',
+  '{"phoneNumber":"+255712000015","name":"Baraka Kimaro","givenName":"Barack","birthdate":"2001-06-15"}',
+];
 const BATCH_BODY = JSON.stringify({ query: BATCH_QUERY, variables: { m: BATCH_NUMBERS } });
 const DEVICE_CHECK = '/device-swap/v1/check';
 /** Every signal of the same 50 numbers: one HLR and one SIM lookup per number, cache hits after the first. */
@@ -71,6 +83,7 @@ export class RequestFactory {
     if (this.kind === 'camara-check-hot') return this.camaraCheck(CAMARA_CHECK, HOT_NUMBERS);
     if (this.kind === 'device-check-hot') return this.camaraCheck(DEVICE_CHECK, DEVICE_HOT_NUMBERS);
     if (this.kind === 'mix-m1') return this.mixed();
+    if (this.kind === 'kyc-match-hot') return { path: KYC_MATCH, body: KYC_MATCH_BODIES[this.hot++ % KYC_MATCH_BODIES.length], headers: this.bearerHeaders() };
     const q = this.currentQuery();
     switch (this.kind) {
       case 'kyc-hot':
@@ -94,12 +107,17 @@ export class RequestFactory {
 
   /** A CAMARA check (SIM swap, Device Swap) of a hot number: a Bearer token instead of a signature, no txn_id. */
   private camaraCheck(path: string, numbers: readonly string[]): BuiltRequest {
+    const msisdn = numbers[this.hot++ % numbers.length];
+    return { path, body: `{"phoneNumber":"+${msisdn}","maxAge":240}`, headers: this.bearerHeaders() };
+  }
+
+  /** The run's Bearer token headers, built once. */
+  private bearerHeaders(): Record<string, string> {
     if (!this.camaraHeaders) {
       if (!this.creds.bearer) throw new Error(`${this.kind} needs an access token (creds.bearer)`);
       this.camaraHeaders = { 'content-type': 'application/json', authorization: `Bearer ${this.creds.bearer}` };
     }
-    const msisdn = numbers[this.hot++ % numbers.length];
-    return { path, body: `{"phoneNumber":"+${msisdn}","maxAge":240}`, headers: this.camaraHeaders };
+    return this.camaraHeaders;
   }
 
   /**

@@ -70,6 +70,10 @@ export const SCENARIOS: Scenario[] = [
   // CAMARA SIM swap check of the same hot numbers (cache hits) with a Bearer token of
   // the built-in issuer, verified on every request (the verified-token cache included).
   { id: 'C1', title: 'CAMARA sim-swap check, cache hit, Bearer token', target: 'service', kind: 'camara-check-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
+  // CAMARA KYC Match on the four demo numbers with an identity record, Bearer token: the
+  // customer record is fetched on every request (never cached), the HLR facts come from cache.
+  // In S1's rounds, so K1/S1 is the price of a match against a cache hit.
+  { id: 'K1', title: 'CAMARA KYC Match, record fetched each time, Bearer token', target: 'service', kind: 'kyc-match-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   // CONTRACT §11: Device Swap check of hot numbers (HLR cache hits) with a Bearer token, and the
   // GraphQL signals query for 50 numbers (cache hits after the first); both paired with S1.
   { id: 'D1', title: 'CAMARA device-swap check, cache hit, Bearer token', target: 'service', kind: 'device-check-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },

@@ -65,7 +65,7 @@ export async function startStack(root: string, placement: Placement, opts: { aud
   const rateLimit = { perSecond: 1_000_000, burst: 1_000_000 };
   writeFileSync(partnersFile, JSON.stringify({
     partners: [
-      { name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap', 'device_swap', 'call_forwarding'], enabled: true, rateLimit },
+      { name: 'bench', apiKey: creds.apiKey, secret: creds.secret, operations: ['kyc', 'sim_swap', 'kyc_match', 'device_swap', 'call_forwarding'], enabled: true, rateLimit },
       // M1's CAMARA partners: each its own token, rate bucket and verified-token cache entry.
       ...MIX_PARTNERS.map((p) => ({ name: p.apiKey, apiKey: p.apiKey, secret: p.secret, operations: ['sim_swap'], enabled: true, rateLimit })),
     ],
@@ -162,6 +162,9 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
         PARTNERS_FILE: stack.partnersFile,
         HLR_URL: `${stack.simulatorUrl}/hlr`,
         SIM_URL: `${stack.simulatorUrl}/sim`,
+        CRM_URL: `${stack.simulatorUrl}/crm`,
+        // K1 asks four numbers over and over: the guessing limit (default 10 a day) would refuse it at once.
+        KYC_MATCH_MAX_PER_NUMBER_PER_DAY: '1000000',
         REDIS_URL: stack.redis.url,
         // The failed-signature throttle (default 20 per key, 100 per address in 60 s) would turn
         // S5 into a run of 429s from the throttle and then refuse S6 from the same loopback

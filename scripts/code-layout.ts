@@ -18,7 +18,7 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'src/device-swap/': 'CAMARA Device Swap: retrieve-date and check from the HLR device facts (service + createDeviceSwapApi)',
   'src/call-forwarding/': 'CAMARA Call Forwarding Signal: unconditional and full forwarding status (service + createCallForwardingApi)',
   'src/number-recycling/': 'CAMARA Number Recycling: check since a date (service + createNumberRecyclingApi)',
-  'src/kyc-match/': 'CAMARA KYC Match: request validation and the comparison engine',
+  'src/kyc-match/': 'CAMARA KYC Match: match (service + createKycMatchApi), the comparison engine, the customer-records port',
   'src/subscriptions/': 'CAMARA SIM Swap Subscriptions: domain, ports, stores, webhook delivery (BullMQ), routes',
   'src/oauth/': 'OAuth 2.0: the built-in issuer, token and discovery routes, token verification, scopes',
   'src/audit/': 'the audit trail: recorder (domain), port, PostgreSQL and file stores, spool',

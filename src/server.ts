@@ -7,6 +7,7 @@ import { createGraphql } from './graphql/create-graphql';
 import { createHttp } from './http/create-http';
 import { Clock, systemClock } from './kernel/clock';
 import { Lifecycle } from './kernel/lifecycle';
+import { createKycMatchApi } from './kyc-match/kyc-match-api';
 import { createKycTenureApi } from './kyc-tenure/kyc-tenure-api';
 import { createSimSwapApi } from './sim-swap/sim-swap-api';
 import { createNumberRecyclingApi } from './number-recycling/number-recycling-api';
@@ -97,6 +98,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const deviceSwap = await life.start('device-swap', () => createDeviceSwapApi(camaraApi, config));
   const callForwarding = await life.start('call-forwarding', () => createCallForwardingApi(camaraApi, config));
   const numberRecycling = await life.start('number-recycling', () => createNumberRecyclingApi(camaraApi, config));
+  const kycMatch = await life.start('kyc-match', () => createKycMatchApi({ ...camaraApi, records: upstreams.crm, quotas: store.quotas, metrics }, config));
   const graphql = await life.start('graphql', () => createGraphql({ ...signed, logger }, config));
   const ops = await life.start('ops', () => createOps({
     registry: metrics.registry, storeMode: () => store.mode(), upstreams: upstreams.states, auditMode: () => audit.writer.mode(),
@@ -105,8 +107,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const http = await life.start('http', () => createHttp({
     logger, requestMetrics: metrics,
     routes: [
-      ...legacyRest.routes, ...simSwap.routes, ...kycTenure.routes, ...deviceSwap.routes, ...callForwarding.routes, ...numberRecycling.routes,
-      ...subscriptions.routes, ...oauth.routes, ...graphql.routes,
+      ...legacyRest.routes, ...simSwap.routes, ...kycTenure.routes, ...kycMatch.routes, ...deviceSwap.routes, ...callForwarding.routes,
+      ...numberRecycling.routes, ...subscriptions.routes, ...oauth.routes, ...graphql.routes,
     ],
     adminRoutes: ops.adminRoutes, onListening: oauth.listeningAt, onShutdown: ops.beginShutdown,
   }, config));

@@ -3,8 +3,9 @@
  * Drives the traffic the observability check needs, so every dashboard panel has something
  * to show: successes and cache hits, caller errors (bad signature, unknown key, stale
  * timestamp, malformed body, not a subscriber), txn_id replays and conflicts, rate limiting,
- * upstream timeouts and errors, stale KYC answers, an HLR circuit breaker opening, and the
- * signal APIs (Device Swap, Call Forwarding Signal, Number Recycling).
+ * upstream timeouts and errors, stale KYC answers, an HLR circuit breaker opening, KYC Match
+ * (answers, refusals, customer records failing) and the signal APIs (Device Swap, Call
+ * Forwarding Signal, Number Recycling).
  *
  * node drive-traffic.js HEALTHY_URL FAULTY_URL SIMULATOR_URL [--healthy-admin-url URL]
  *   HEALTHY_URL: an instance with its in-process simulator (demo fixture).
@@ -102,6 +103,7 @@ async function faultyTraffic(base, sim) {
   // Cache KYC answers first: with KYC_CACHE_TTL_S=0 they are stale at once, served when the HLR fails.
   for (const msisdn of SUBSCRIBERS.slice(0, 3)) expect(`kyc ${msisdn}`, await post(base, 'kyc', { msisdn }), 200);
   expect('sim_swap', await post(base, 'sim_swap', { msisdn: SUBSCRIBERS[0] }), 200);
+  await crmFaultTraffic(base, sim);
 
   await put(`${sim}/__admin/faults/hlr`, { latencyMs: 2000 }); // beyond HLR_TIMEOUT_MS: timeouts
   expect('kyc, HLR timing out, stale answer', await post(base, 'kyc', { msisdn: SUBSCRIBERS[0] }), 200);
@@ -116,6 +118,47 @@ async function faultyTraffic(base, sim) {
   const ready = await (await fetch(`${base}/readyz`)).json();
   if (ready.upstreams?.hlr !== 'open') throw new Error(`the HLR breaker did not open: /readyz says ${JSON.stringify(ready)}`);
   expect('kyc, HLR circuit open, nothing cached', await post(base, 'kyc', { msisdn: '255712000007' }), 503);
+}
+
+async function accessToken(base, scope) {
+  const res = await fetch(`${base}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `grant_type=client_credentials&client_id=${DEMO.key}&client_secret=${DEMO.secret}${scope ? `&scope=${encodeURIComponent(scope)}` : ''}`,
+  });
+  const { access_token: token } = await res.json();
+  return token;
+}
+
+async function kycMatch(base, token, body) {
+  const res = await fetch(`${base}/kyc-match/v0.4/match`, {
+    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  await res.text();
+  return res.status;
+}
+
+/**
+ * KYC Match (the KYC Match row and the customer-records series): answers, a bad body, a
+ * non-subscriber, and one number asked past KYC_MATCH_MAX_PER_NUMBER_PER_DAY (10): 429s.
+ */
+async function kycMatchTraffic(base) {
+  const token = await accessToken(base, 'kyc-match:match');
+  expect('kyc match', await kycMatch(base, token, { phoneNumber: '+255712000011', givenName: 'Jose', birthdate: '1987-04-12' }), 200);
+  expect('kyc match, no record', await kycMatch(base, token, { phoneNumber: '+255712000014', givenName: 'Amani' }), 200);
+  expect('kyc match, bad date', await kycMatch(base, token, { phoneNumber: '+255712000011', birthdate: '12/04/1987' }), 400);
+  expect('kyc match, not a subscriber', await kycMatch(base, token, { phoneNumber: '+255799999999', givenName: 'Amani' }), 404);
+  const statuses = [];
+  for (let i = 0; i < 11; i += 1) statuses.push(await kycMatch(base, token, { phoneNumber: '+255712000015', name: 'Baraka Kimaro' }));
+  if (!statuses.includes(429)) throw new Error(`KYC Match daily limit: expected a 429 among ${statuses.join(', ')}`);
+}
+
+/** Customer records failing behind the faulty instance: KYC Match answers 503 and crm errors are counted. */
+async function crmFaultTraffic(base, sim) {
+  const token = await accessToken(base, 'kyc-match:match');
+  await put(`${sim}/__admin/faults/crm`, { errorRate: 1 });
+  expect('kyc match, customer records failing', await kycMatch(base, token, { phoneNumber: '+255712000012', givenName: 'Neema' }), 503);
+  await put(`${sim}/__admin/faults/crm`, { errorRate: 0 });
 }
 
 /**
@@ -177,10 +220,11 @@ async function signalTraffic(base) {
 
 async function main() {
   await healthyTraffic(healthy);
+  await kycMatchTraffic(healthy);
   await webhookTraffic(healthy);
   await signalTraffic(healthy);
   await faultyTraffic(faulty, simulator);
-  process.stdout.write('traffic: done (successes, cache hits, 401/400/404/409/429, timeouts, stale answers, HLR breaker open)\n');
+  process.stdout.write('traffic: done (successes, cache hits, 401/400/404/409/429, timeouts, stale answers, HLR breaker open, KYC Match)\n');
 }
 
 main().catch((err) => {

@@ -125,6 +125,7 @@ export class Fleet {
       PUBLIC_URL: this.url,
       HLR_URL: `${this.simulatorUrl}/hlr`,
       SIM_URL: `${this.simulatorUrl}/sim`,
+      CRM_URL: `${this.simulatorUrl}/crm`,
       REDIS_CLUSTER_NODES: this.redis.seedNodes,
       // Every master has a replica: a txn_id answer waits until the replica holds its record, so
       // a failover cannot lose it (docs/redis.md, "Replicated txn_id records").

@@ -1,6 +1,7 @@
 import { Builder } from '@grafana/grafana-foundation-sdk/cog';
 import * as dashboard from '@grafana/grafana-foundation-sdk/dashboard';
 import { auditPanels } from './overview/audit';
+import { kycMatchPanels } from './overview/kyc-match';
 import { partnerPanels } from './overview/partners';
 import { processPanels } from './overview/process';
 import { serviceLevelPanels } from './overview/service-level';
@@ -13,13 +14,15 @@ import { DATASOURCE } from './panel-kit';
 const ROWS = [
   { title: 'Service level', panels: serviceLevelPanels },
   { title: 'Traffic: rate, errors, duration', panels: trafficPanels },
-  { title: 'Upstreams: HLR and SIM management', panels: upstreamPanels },
+  { title: 'Upstreams: HLR, SIM management and customer records', panels: upstreamPanels },
   { title: 'Cache, txn_id, authentication, rate limits, state store', panels: partnerPanels },
   { title: 'Webhooks: SIM swap subscriptions', panels: webhookPanels },
   { title: 'Process', panels: processPanels },
   // Last, so the panel ids of the rows above stay what links already point to.
   { title: 'Audit trail', panels: auditPanels },
   { title: 'Fraud and identity signals: Device Swap, Call Forwarding, Number Recycling', panels: signalPanels },
+  // After the audit trail for the same reason: added later, it takes the next ids.
+  { title: 'KYC Match and customer records', panels: kycMatchPanels },
 ];
 
 function variables(): Builder<dashboard.VariableModel>[] {

@@ -1,7 +1,7 @@
 import { auditText } from './audit-text';
 import { domainError } from '../errors/domain-errors';
 import { legacyFailureOf } from '../errors/error-lookup';
-import { AuditContext, AuditRecord, AuditTrail } from './ports/audit-trail';
+import { AuditContext, AuditMatchSummary, AuditRecord, AuditTrail } from './ports/audit-trail';
 import { Clock } from '../kernel/clock';
 import { Partner } from '../partners/partners';
 import { uuidV7 } from '../kernel/uuid-v7';
@@ -44,8 +44,12 @@ export class AuditRecorder {
     }
   }
 
-  /** Runs one verification and records its outcome once; `replayed` reads a success's replay flag. */
-  async track<T>(subject: AuditSubject, work: () => Promise<T>, replayed: (value: T) => boolean = () => false): Promise<T> {
+  /**
+   * Runs one verification and records its outcome once; `replayed` reads a success's replay
+   * flag, `match` a KYC Match success's summary (names and counts, never values).
+   */
+  async track<T>(subject: AuditSubject, work: () => Promise<T>, replayed: (value: T) => boolean = () => false,
+    match?: (value: T) => AuditMatchSummary): Promise<T> {
     this.admit();
     let value: T;
     try {
@@ -55,7 +59,7 @@ export class AuditRecorder {
       throw err;
     }
     // The answer leaves only once its record would survive a crash of the process.
-    await this.write(subject, SUCCESS, replayed(value));
+    await this.write(subject, SUCCESS, replayed(value), match?.(value));
     return value;
   }
 
@@ -67,7 +71,7 @@ export class AuditRecorder {
     return this.write(subject, { code: failure.code, httpStatus: failure.status }, failure.replayed);
   }
 
-  private write(s: AuditSubject, outcome: { code: string; httpStatus: number }, replayed: boolean): Promise<void> {
+  private write(s: AuditSubject, outcome: { code: string; httpStatus: number }, replayed: boolean, match?: AuditMatchSummary): Promise<void> {
     const timeMs = this.deps.clock.nowMs();
     const purpose = s.context.purpose ?? s.partner.purpose;
     // Text that came from a caller or an external issuer is made safe here, where it enters the record.
@@ -85,6 +89,7 @@ export class AuditRecorder {
       purpose: purpose === undefined ? null : auditText(purpose),
       replayed,
     };
+    if (match !== undefined) entry.match = { ...match, compared: [...match.compared] };
     return this.deps.trail.record(entry);
   }
 }

@@ -2,6 +2,7 @@ import { msisdnOfPhone, subjectOf } from './camara-input';
 import { NotSubscriberError } from '../errors/domain-errors';
 import { InsufficientScopeError } from '../oauth/oauth-errors';
 import { AuditRecorder } from '../audit/audit-recorder';
+import { AuditMatchSummary } from '../audit/ports/audit-trail';
 import { NumberingPlan } from '../verification/msisdn';
 import { HlrRecord } from '../verification/ports/upstreams';
 import { Operation } from '../partners/operation';
@@ -27,6 +28,11 @@ export interface CamaraCall {
   /** The registry word whose permission and rate limit the operation spends. */
   partnerOperation: Operation;
   correlator: string;
+  /**
+   * How the number is chosen from the token's and the body's, where an API's yaml says other
+   * than "never both" (KYC Match: both when they agree); default `subjectOf`.
+   */
+  subject?: (tokenPhone: string | undefined, bodyPhone: string | undefined) => string;
 }
 
 /** 403 unless the token holds one of the scopes the spec's security section names for the operation. */
@@ -42,18 +48,23 @@ export function requireScope(grant: AccessGrant, scopes: readonly string[]): voi
  * verification (interface `camara`, the token's purpose), the partner's admission (403/429)
  * and the operation's own work.
  */
-export async function camaraCall<T>(deps: CamaraCallDeps, call: CamaraCall, work: (msisdn: string) => Promise<T>): Promise<T> {
+export async function camaraCall<T>(deps: CamaraCallDeps, call: CamaraCall, work: (msisdn: string) => Promise<T>,
+  /** A KYC Match answer's summary for its audit record (names and counts, never values). */
+  summary?: (value: T) => AuditMatchSummary): Promise<T> {
   const { grant } = call;
-  const msisdn = msisdnOfPhone(subjectOf(grant.phoneNumber, call.phoneNumber), deps.plan);
+  const msisdn = msisdnOfPhone((call.subject ?? subjectOf)(grant.phoneNumber, call.phoneNumber), deps.plan);
   const context = { interface: 'camara' as const, correlator: call.correlator, ...(grant.purpose === undefined ? {} : { purpose: grant.purpose }) };
   return deps.audit.track({ partner: grant.partner, context, operation: call.operation, msisdn }, async () => {
     await deps.admit(grant.partner, [call.partnerOperation]);
     return work(msisdn);
-  });
+  }, () => false, summary);
 }
 
-/** The HLR's record of a line that is a subscriber: known and not terminated (CONTRACT §7), else 404. */
-export function subscriberOf(rec: HlrRecord | null): HlrRecord {
-  if (rec === null || rec.status === 'terminated') throw new NotSubscriberError('the phone number is not associated with a subscriber');
+/**
+ * The HLR's record of a line that is a subscriber: known and not terminated (CONTRACT §7), else
+ * 404 with `reason` (an API's yaml may word it its own way).
+ */
+export function subscriberOf(rec: HlrRecord | null, reason = 'the phone number is not associated with a subscriber'): HlrRecord {
+  if (rec === null || rec.status === 'terminated') throw new NotSubscriberError(reason);
   return rec;
 }

@@ -6,7 +6,7 @@ import { sendJson } from '../legacy-rest/rest-bodies';
 import { camaraFailureOf } from './error-info';
 
 /**
- * The one error handler of the CAMARA paths (SIM Swap, KYC Tenure, subscriptions): a failure on
+ * The one error handler of the CAMARA paths (SIM Swap, KYC Tenure, KYC Match, subscriptions): a failure on
  * a request marked `interface: camara` becomes the spec's ErrorInfo here and never reaches the
  * legacy error middleware. `api` names the CAMARA API whose codes override the catalog's
  * (CAMARA_API_OVERRIDES). Unknown errors are logged with their stack and cause and answered

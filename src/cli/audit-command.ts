@@ -1,5 +1,6 @@
 import { parseRfc3339 } from '../kernel/rfc3339';
 import { parseFullDate } from '../kernel/zoned-date';
+import { AuditMatchSummary } from '../audit/ports/audit-trail';
 import { createMsisdnNormaliser } from '../verification/msisdn';
 import { UsageError } from './args';
 import { openAuditReader, strictArgs } from './audit-store';
@@ -34,10 +35,14 @@ export async function auditCommand(argv: readonly string[], io: CliIo): Promise<
     const records = await reader.byMsisdn(msisdn, since, until);
     io.out(`${records.length} record(s) for ${msisdn}`);
     if (records.length === 0) return 0;
+    // KYC Match's summary (names and counts, never values) only when some record has one.
+    const withMatch = records.some((r) => r.match !== undefined);
+    const matchOf = (m: AuditMatchSummary | undefined) => (m === undefined ? '-'
+      : `${m.compared.join(',')}: ${m.true} true, ${m.false} false, ${m.notAvailable} not_available`);
     io.out(formatTable(
-      ['time', 'partner', 'interface', 'operation', 'code', 'status', 'purpose', 'txn_id', 'correlator', 'replayed'],
+      ['time', 'partner', 'interface', 'operation', 'code', 'status', 'purpose', 'txn_id', 'correlator', 'replayed', ...(withMatch ? ['match'] : [])],
       records.map((r) => [new Date(r.timeMs).toISOString(), r.partner, r.interface, r.operation, r.code, String(r.httpStatus),
-        r.purpose ?? '-', r.txnId ?? '-', r.correlator, r.replayed ? 'yes' : 'no']),
+        r.purpose ?? '-', r.txnId ?? '-', r.correlator, r.replayed ? 'yes' : 'no', ...(withMatch ? [matchOf(r.match)] : [])]),
     ));
     return 0;
   } finally {

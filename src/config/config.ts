@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditSettings } from './audit-settings';
 import { graphqlSettings } from './graphql-settings';
+import { kycMatchSettings } from './kyc-match-settings';
 import { issuerRules, oauthSettings, productionIssuerRule, productionJwksRule } from './oauth-settings';
 import { partnerSettings, productionPartnersRule } from './partner-settings';
 import { listenerRules, serverSettings, timeoutRules } from './server-settings';
@@ -16,6 +17,7 @@ export { txnClaimNeedsMs } from './verification-settings';
 export { webhookPartnerConcurrency } from './subscription-settings';
 export type { AuditSettings } from './audit-settings';
 export type { GraphqlSettings } from './graphql-settings';
+export type { KycMatchSettings } from './kyc-match-settings';
 export type { OauthSettings } from './oauth-settings';
 export type { PartnerSettings } from './partner-settings';
 export type { ServerSettings } from './server-settings';
@@ -36,6 +38,7 @@ const settings = z.object({
   ...oauthSettings,
   ...auditSettings,
   ...subscriptionSettings,
+  ...kycMatchSettings,
 });
 
 type Settings = z.infer<typeof settings>;

@@ -1,14 +1,20 @@
 import { SettingsOf, SettingsRule, httpUrl, int, issue } from './setting-types';
 import { ServerSettings } from './server-settings';
 
-/** The HLR and SIM-management upstreams: where, deadlines, sockets, circuit breakers. */
+/** The HLR, SIM-management and customer-records upstreams: where, deadlines, sockets, circuit breakers. */
 export const upstreamSettings = {
   /** Upstreams; when both are unset (not in production) the simulator runs in-process. */
   HLR_URL: httpUrl.optional(),
   SIM_URL: httpUrl.optional(),
+  /**
+   * Customer records (CONTRACT §11, KYC Match). Unset: the in-process simulator's when it runs;
+   * beside HLR_URL/SIM_URL outside production, none (KYC Match answers 503).
+   */
+  CRM_URL: httpUrl.optional(),
   /** Per-call deadlines; the call is aborted when they pass. */
   HLR_TIMEOUT_MS: int(10, 60_000, 2000),
   SIM_TIMEOUT_MS: int(10, 60_000, 2000),
+  CRM_TIMEOUT_MS: int(10, 60_000, 2000),
   UPSTREAM_MAX_SOCKETS: int(1, 10_000, 256),
   /** Circuit breakers: open when this % of at least VOLUME calls in the window fail. */
   BREAKER_ERROR_THRESHOLD_PERCENT: int(1, 100, 50),
@@ -25,7 +31,9 @@ export const upstreamPairRule: SettingsRule<UpstreamSettings> = (c, ctx) => {
   }
 };
 
-/** No simulator in production. */
+/** No simulator in production, and no KYC Match without customer records. */
 export const productionUpstreamRule: SettingsRule<UpstreamSettings & Pick<ServerSettings, 'NODE_ENV'>> = (c, ctx) => {
-  if (c.NODE_ENV === 'production' && !c.HLR_URL) issue(ctx, 'HLR_URL', 'is required in production');
+  if (c.NODE_ENV !== 'production') return;
+  if (!c.HLR_URL) issue(ctx, 'HLR_URL', 'is required in production');
+  if (!c.CRM_URL) issue(ctx, 'CRM_URL', 'is required in production');
 };

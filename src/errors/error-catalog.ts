@@ -82,6 +82,11 @@ export const ERROR_CATALOG = {
   CALL_FORWARDING_LIST_NOT_OFFERED: { legacy: ['9999', 501], camara: [501, 'NOT_IMPLEMENTED'], graphql: '9999' },
   // The HLR does not say when the current subscriber began: no code for "no data", 422 is the nearest.
   SUBSCRIBER_START_UNKNOWN: { legacy: ['11111', 422], camara: [422, 'SERVICE_NOT_APPLICABLE'], graphql: '11111' },
+  // KYC Match's own (kyc-match.yaml Generic400, Generic403; src/kyc-match/kyc-match-errors.ts).
+  INVALID_PARAM_COMBINATION: { legacy: ['11111', 400], camara: [400, 'KNOW_YOUR_CUSTOMER.INVALID_PARAM_COMBINATION'], graphql: '11111' },
+  INVALID_TOKEN_CONTEXT: { legacy: ['11111', 403], camara: [403, 'INVALID_TOKEN_CONTEXT'], graphql: '11111' },
+  ID_DOCUMENT_REQUIRED: { legacy: ['11111', 403], camara: [403, 'KNOW_YOUR_CUSTOMER.ID_DOCUMENT_REQUIRED'], graphql: '11111' },
+  ID_DOCUMENT_MISMATCH: { legacy: ['11111', 403], camara: [403, 'KNOW_YOUR_CUSTOMER.ID_DOCUMENT_MISMATCH'], graphql: '11111' },
 
   // The token endpoint's own (src/oauth/oauth-errors.ts, RFC 6749 §5.2).
   INVALID_CLIENT: { legacy: ['11111', 401], oauth: ['invalid_client', 401], graphql: '11111' },

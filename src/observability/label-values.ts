@@ -25,7 +25,7 @@ export const LABELS = {
     missing_key: true, unknown_key: true, disabled: true, bad_signature: true, bad_secret: true, bad_timestamp: true, stale_timestamp: true, throttled: true,
   }),
   authInterface: keys<AuthInterface>({ rest: true, graphql: true, oauth: true }),
-  upstream: keys<UpstreamName>({ hlr: true, sim: true }),
+  upstream: keys<UpstreamName>({ hlr: true, sim: true, crm: true }),
   upstreamOutcome: keys<UpstreamOutcome>({ ok: true, not_found: true, error: true, timeout: true, rejected: true }),
   breakerState: keys<BreakerState>({ closed: true, open: true, half_open: true }),
   storeMode: keys<StoreMode>({ memory: true, redis: true, degraded: true }),

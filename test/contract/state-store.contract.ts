@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Clock } from '../../src/kernel/clock';
 import { StateStore, StoreMode } from '../../src/verification/ports/state-store';
+import { describeQuotaCounterContract } from './quota-counter.contract';
 
 /** Real time, which can be frozen and moved: TTLs run on real time in Redis, refills on this clock. */
 export class TestClock implements Clock {
@@ -275,6 +276,8 @@ export function describeStateStoreContract(name: string, open: (clock: Clock) =>
         for (const d of decisions.filter((x) => !x.allowed)) expect(d.retryAfterMs).toBe(100_000);
       });
     });
+
+    describeQuotaCounterContract(() => ({ store, clock, k }));
 
     describe('admission (rate limit, then txn_id claim, in one step)', () => {
       beforeEach(() => clock.freeze());

@@ -44,7 +44,7 @@ describe('audit trail on PostgreSQL: one record per answered verification (CONTR
       JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'audit_records'`);
     expect(parts.length).toBeGreaterThanOrEqual(3);
     const migrations = await pg.query<{ name: string }>('SELECT name FROM audit_migrations');
-    expect(migrations.map((m) => m.name)).toEqual(['1763942400000_audit-records']);
+    expect(migrations.map((m) => m.name)).toEqual(['1763942400000_audit-records', '1764115200000_audit-kyc-match']);
   });
 
   it('when a legacy KYC succeeds, then its record has every field, the msisdn normalised and the purpose from the registry', async () => {
@@ -161,6 +161,24 @@ describe('audit trail on PostgreSQL: one record per answered verification (CONTR
     const foreign = await camara('/sim-swap/v2/retrieve-date', { phoneNumber: '+4915112345678' });
     expect(foreign.status).toBe(422);
     expect(foreign.rows).toEqual([]);
+  });
+
+  it('when a KYC Match is answered, then its row holds the attributes compared and the counts in match, and no value', async () => {
+    const token = await fetchToken(h.url, { clientId: DEMO.apiKey, clientSecret: DEMO.secret, scope: 'kyc-match:match' });
+    const correlator = randomUUID();
+    const res = await fetch(`${h.url}/kyc-match/v0.4/match`, {
+      method: 'POST', body: JSON.stringify({ phoneNumber: '+255712000011', givenName: 'Jose', birthdate: '1987-04-21', nameKanaHankaku: 'ﾎｾ' }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-correlator': correlator },
+    });
+    expect(await res.json()).toEqual({ givenNameMatch: 'true', birthdateMatch: 'false', nameKanaHankakuMatch: 'not_available' });
+    const rows = await rowsOf(correlator);
+    expect(rows).toEqual([expect.objectContaining({
+      interface: 'camara', operation: 'kyc_match', msisdn: '255712000011', code: '00000', http_status: 200,
+      match: { compared: ['givenName', 'nameKanaHankaku', 'birthdate'], true: 1, false: 1, not_available: 1 },
+    })]);
+    expect(JSON.stringify(rows)).not.toMatch(/Jose|1987-04/);
+    const other = (await rest('kyc', { txn_id: txnId(), msisdn: '255712000001' })).rows;
+    expect(other.map((r) => r.match)).toEqual([null]);
   });
 
   it('when readiness is asked, then it names the audit store', async () => {

@@ -15,10 +15,11 @@ describe('the start-up banner\'s CAMARA commands', () => {
     const partner = h.server.partners.find('demo-key')!;
     // Asynchronously: the server answering curl runs in this process.
     const out = await sh([demoTokenCommand(h.url, partner), ...demoCamaraCommands(h.url, partner)].join('\n'));
-    const [token, check, tenure, deviceSwap, forwarding, recycling] = out.trim().split('\n');
+    const [token, check, tenure, match, deviceSwap, forwarding, recycling] = out.trim().split('\n');
     await expect(h.server.accessTokens.verify(token ?? '')).resolves.toMatchObject({ partner: { apiKey: 'demo-key' } });
     expect(JSON.parse(check ?? '')).toEqual({ swapped: true });
     expect(JSON.parse(tenure ?? '')).toEqual({ tenureDateCheck: true, contractType: 'PAYG' });
+    expect(JSON.parse(match ?? '')).toEqual({ givenNameMatch: 'true', familyNameMatch: 'true', birthdateMatch: 'false' });
     expect(JSON.parse(deviceSwap ?? '')).toEqual({ swapped: true });
     expect(JSON.parse(forwarding ?? '')).toEqual({ active: true });
     expect(JSON.parse(recycling ?? '')).toEqual({ phoneNumberRecycled: true });
@@ -31,10 +32,12 @@ describe('the start-up banner\'s CAMARA commands', () => {
       while (!svc.output().includes('number-recycling') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
       const lines = svc.output().split('\n');
       const script = [lines.find((l) => l.startsWith('TOKEN=')), ...lines.filter((l) => l.includes('Bearer $TOKEN'))];
-      expect(script).toHaveLength(6);
-      const [, check, tenure, deviceSwap, forwarding, recycling] = (await sh(script.join('\n'))).trim().split('\n');
+      expect(script).toHaveLength(7);
+      const [, check, tenure, match, deviceSwap, forwarding, recycling] = (await sh(script.join('\n'))).trim().split('\n');
       expect(JSON.parse(check ?? '')).toEqual({ swapped: true });
       expect(JSON.parse(tenure ?? '')).toMatchObject({ tenureDateCheck: true });
+      // The in-process simulator serves customer records too: the match works on a bare npm start.
+      expect(JSON.parse(match ?? '')).toEqual({ givenNameMatch: 'true', familyNameMatch: 'true', birthdateMatch: 'false' });
       expect(JSON.parse(deviceSwap ?? '')).toEqual({ swapped: true });
       expect(JSON.parse(forwarding ?? '')).toEqual({ active: true });
       expect(JSON.parse(recycling ?? '')).toEqual({ phoneNumberRecycled: true });

@@ -114,6 +114,26 @@ describe('docs/openapi-camara.yaml against the CAMARA routes', () => {
     spec.assertResponse(method, path, res.status, res.headers, JSON.parse(text), text);
   });
 
+  it.each<[string, unknown, number]>([
+    ['a match', { phoneNumber: '+255712000011', givenName: 'Jose', birthdate: '1987-04-21', familyName: 'Nunes' }, 200],
+    ['phoneNumber alone', { phoneNumber: '+255712000011' }, 400],
+    ['a date that is not a day', { phoneNumber: '+255712000011', birthdate: '1987-02-30' }, 400],
+    ['no number', { givenName: 'Jose' }, 422],
+    ['a stranger', { phoneNumber: '+255799999999', givenName: 'Jose' }, 404],
+  ])('when KYC Match answers %s, then the answer is one our document describes', async (_name, body, status) => {
+    const token = await c.tokens.twoLegged({ scope: 'kyc-match:match' });
+    const r = await c.call('/kyc-match/v0.4/match', body, { token });
+    expect(r.status).toBe(status);
+    spec.assertResponse('post', '/kyc-match/v0.4/match', r.status, r.headers, r.body, r.text);
+  });
+
+  it('when a KYC Match body number differs from a three-legged token\'s, then the 403 is one our document describes', async () => {
+    const token = await c.tokens.threeLegged('+255712000012', { scope: 'kyc-match:match' });
+    const r = await c.call('/kyc-match/v0.4/match', { phoneNumber: '+255712000011', givenName: 'Jose' }, { token });
+    expect(r.status).toBe(403);
+    spec.assertResponse('post', '/kyc-match/v0.4/match', r.status, r.headers, r.body, r.text);
+  });
+
   it("when a token lacks the operation's scope, then 403 as described", async () => {
     const token = await c.tokens.twoLegged({ scope: 'kyc-tenure:check-tenure' });
     const r = await c.call('/sim-swap/v2/check', { phoneNumber: '+255712000006' }, { token });

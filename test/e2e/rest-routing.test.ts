@@ -46,6 +46,12 @@ describe('REST routing of the partner operations', () => {
     expect(r.body.code).toBe('11111');
   });
 
+  it('when a partner operation without a legacy path (kyc_match) is asked for as one, then 404', async () => {
+    const r = await postJson(`${base()}/kyc_match?${signedQuery(DEMO)}`, { txn_id: txnId(), msisdn: '255712000011' });
+    expect(r.status).toBe(404);
+    expect(r.body.code).toBe('11111');
+  });
+
   it('when the path has a double trailing slash, then it is not the operation', async () => {
     const r = await postJson(`${base()}/kyc//?${signedQuery(DEMO)}`, { txn_id: txnId(), msisdn: '255712000001' });
     expect(r.status).toBe(404);

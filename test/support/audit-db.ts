@@ -20,6 +20,8 @@ export interface AuditRow {
   correlator: string;
   purpose: string | null;
   replayed: boolean;
+  /** KYC Match's summary (jsonb), null for every other operation. */
+  match: unknown;
 }
 
 export async function auditRows(pg: PostgresProcess, where = 'true', params: unknown[] = []): Promise<AuditRow[]> {
@@ -47,7 +49,7 @@ export const LIMITED = { apiKey: 'limited-key', secret: 'limited-secret' };
 export function auditPartnersFile(): string {
   const file = join(mkdtempSync(join(tmpdir(), 'vc-audit-partners-')), 'partners.json');
   writeFileSync(file, JSON.stringify({ partners: [
-    { name: 'demo-bank', apiKey: DEMO.apiKey, secret: DEMO.secret, operations: ['kyc', 'sim_swap'], purpose: PURPOSE },
+    { name: 'demo-bank', apiKey: DEMO.apiKey, secret: DEMO.secret, operations: ['kyc', 'sim_swap', 'kyc_match'], purpose: PURPOSE },
     { name: 'demo-kyc-only', apiKey: DEMO_KYC_ONLY.apiKey, secret: DEMO_KYC_ONLY.secret, operations: ['kyc'] },
     { name: 'limited', apiKey: LIMITED.apiKey, secret: LIMITED.secret, operations: ['kyc'], rateLimit: { perSecond: 0.001, burst: 1 } },
   ] }));

@@ -81,7 +81,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const auditDir = mkdtempSync(join(tmpdir(), 'vc-audit-'));
   const config = loadConfig({
     PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent',
-    HLR_URL: `${simUrl}/hlr`, SIM_URL: `${simUrl}/sim`,
+    HLR_URL: `${simUrl}/hlr`, SIM_URL: `${simUrl}/sim`, CRM_URL: `${simUrl}/crm`,
     // Each server's own audit files, never the repository's ./var.
     AUDIT_DIR: auditDir,
     ...state?.env,

@@ -18,6 +18,7 @@ describe('CAMARA scopes per partner operation (CONTRACT §7)', () => {
     ]);
     expect(scopesForOperations(new Set(['number_recycling']))).toEqual(['number-recycling:check']);
     expect(scopesForOperations(new Set(['kyc_match']))).toEqual(['kyc-match:match']);
+    expect(scopesForOperations(new Set(['kyc', 'kyc_match']))).toEqual(['kyc-tenure:check-tenure', 'kyc-match:match']);
     // A legacy partner keeps exactly what it had.
     expect(scopesForOperations(new Set(['kyc', 'sim_swap']))).not.toContain('device-swap');
   });

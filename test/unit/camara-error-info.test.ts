@@ -8,6 +8,9 @@ import { MethodNotAllowedError, RouteNotFoundError } from '../../src/http/http-e
 import { NeverInDeviceError } from '../../src/device-swap/device-swap-errors';
 import { CallForwardingListNotOfferedError, CallForwardingUnknownError } from '../../src/call-forwarding/call-forwarding-errors';
 import { SubscriberStartUnknownError } from '../../src/number-recycling/number-recycling-errors';
+import {
+  IdDocumentMismatchError, IdDocumentRequiredError, InvalidParamCombinationError, InvalidTokenContextError,
+} from '../../src/kyc-match/kyc-match-errors';
 
 describe('CAMARA ErrorInfo mapping', () => {
   it.each<[DomainError, number, string]>([
@@ -29,6 +32,10 @@ describe('CAMARA ErrorInfo mapping', () => {
     [new CallForwardingUnknownError('not reported'), 404, 'IDENTIFIER_NOT_FOUND'],
     [new CallForwardingListNotOfferedError('not offered'), 501, 'NOT_IMPLEMENTED'],
     [new SubscriberStartUnknownError('start unknown'), 422, 'SERVICE_NOT_APPLICABLE'],
+    [new InvalidParamCombinationError('x'), 400, 'KNOW_YOUR_CUSTOMER.INVALID_PARAM_COMBINATION'],
+    [new InvalidTokenContextError('x'), 403, 'INVALID_TOKEN_CONTEXT'],
+    [new IdDocumentRequiredError('x'), 403, 'KNOW_YOUR_CUSTOMER.ID_DOCUMENT_REQUIRED'],
+    [new IdDocumentMismatchError('x'), 403, 'KNOW_YOUR_CUSTOMER.ID_DOCUMENT_MISMATCH'],
   ])('%p → %i %s', (err, status, code) => {
     const f = camaraFailureOf(err);
     expect(f.info.status).toBe(status);

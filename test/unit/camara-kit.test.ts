@@ -55,6 +55,15 @@ describe('camaraCall', () => {
     expect([admitted.length, records.length]).toEqual([1, 1]);
   });
 
+  it('when an API gives its own subject rule and an audit summary, then camaraCall uses them', async () => {
+    const { deps, records, call } = setup();
+    const bothAllowed = (token: string | undefined, body: string | undefined) => token ?? body ?? '';
+    const summary = { compared: ['givenName'], true: 1, false: 0, notAvailable: 0 };
+    const answer = await camaraCall(deps, { ...call(grant('+255712000001'), '+255712000001'), subject: bothAllowed }, async (msisdn) => msisdn, () => summary);
+    expect(answer).toBe('255712000001');
+    expect(records.map((r) => r.match)).toEqual([summary]);
+  });
+
   it('when the partner is refused admission, then the work never runs and the refusal is recorded', async () => {
     const { deps, records, call } = setup(new RateLimitedError('rate limit exceeded', 1));
     let ran = false;

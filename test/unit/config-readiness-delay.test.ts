@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, readinessDelayMs } from '../../src/config/config';
 
 describe('SHUTDOWN_READINESS_DELAY_MS (how long /readyz says 503 before the drain starts)', () => {
-  const production = { NODE_ENV: 'production', PARTNERS_FILE: '/etc/vc/partners.json', HLR_URL: 'http://h/hlr', SIM_URL: 'http://s/sim', OAUTH_SIGNING_KEY_FILE: '/etc/vc/jwks.json', PUBLIC_URL: 'https://verify.example.com' };
+  const production = { NODE_ENV: 'production', PARTNERS_FILE: '/etc/vc/partners.json', HLR_URL: 'http://h/hlr', SIM_URL: 'http://s/sim', CRM_URL: 'http://c/crm', OAUTH_SIGNING_KEY_FILE: '/etc/vc/jwks.json', PUBLIC_URL: 'https://verify.example.com' };
 
   it('when it is not set, then it is 5 s in production and 0 elsewhere (npm start, tests)', () => {
     expect(readinessDelayMs(loadConfig(production))).toBe(5000);

@@ -66,7 +66,7 @@ describe('configuration (CONTRACT §4)', () => {
   });
 
   describe('access tokens (CONTRACT §7)', () => {
-    const prod = { NODE_ENV: 'production', PARTNERS_FILE: '/etc/p.json', HLR_URL: 'http://h/hlr', SIM_URL: 'http://s/sim' };
+    const prod = { NODE_ENV: 'production', PARTNERS_FILE: '/etc/p.json', HLR_URL: 'http://h/hlr', SIM_URL: 'http://s/sim', CRM_URL: 'http://c/crm' };
 
     it('when nothing is set, then the built-in issuer is on, tokens last one hour, and there is no external issuer', () => {
       expect(loadConfig({})).toMatchObject({ OAUTH_BUILTIN: true, OAUTH_TOKEN_TTL_S: 3600, OAUTH_JWKS_TIMEOUT_MS: 2000, OAUTH_CLOCK_TOLERANCE_S: 30 });
@@ -148,6 +148,17 @@ describe('configuration (CONTRACT §4)', () => {
       expect(c.TXN_IN_FLIGHT_TTL_S * 1000).toBeGreaterThanOrEqual(txnClaimNeedsMs(c));
       expect(txnClaimNeedsMs(c)).toBe(4000);
     });
+  });
+
+  it('when nothing is set for KYC Match, then scores are on, idDocument is optional, 10 a day per number, no CRM_URL; production needs CRM_URL', () => {
+    expect(loadConfig({})).toMatchObject({ KYC_MATCH_SCORES: true, KYC_MATCH_ID_DOCUMENT_REQUIRED: false, KYC_MATCH_MAX_PER_NUMBER_PER_DAY: 10, CRM_TIMEOUT_MS: 2000 });
+    expect(loadConfig({}).CRM_URL).toBeUndefined();
+    expect(loadConfig({ CRM_URL: 'http://c:9090/crm/' }).CRM_URL).toBe('http://c:9090/crm');
+    expect(() => loadConfig({ CRM_URL: 'ftp://c/crm' })).toThrow(/CRM_URL/);
+    expect(() => loadConfig({ KYC_MATCH_MAX_PER_NUMBER_PER_DAY: '0' })).toThrow(/KYC_MATCH_MAX_PER_NUMBER_PER_DAY/);
+    expect(() => loadConfig({ KYC_MATCH_SCORES: 'yes' })).toThrow(/KYC_MATCH_SCORES/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PARTNERS_FILE: '/etc/p.json', HLR_URL: 'http://h/hlr', SIM_URL: 'http://s/sim' }))
+      .toThrow(/CRM_URL: is required in production/);
   });
 
   it('when a variable is empty, then it is treated as unset', () => {

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '../../src/config/config';
 
 const PROD = {
-  NODE_ENV: 'production', PARTNERS_FILE: '/etc/p.json', HLR_URL: 'http://h/hlr', SIM_URL: 'http://s/sim',
+  NODE_ENV: 'production', PARTNERS_FILE: '/etc/p.json', HLR_URL: 'http://h/hlr', SIM_URL: 'http://s/sim', CRM_URL: 'http://c/crm',
   OAUTH_SIGNING_KEY_FILE: '/etc/jwks.json', PUBLIC_URL: 'https://verify.example',
 };
 

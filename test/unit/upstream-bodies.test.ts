@@ -1,3 +1,4 @@
+import { parseIdentityBody } from '../../src/verification/upstream/crm-http-client';
 import { parseHlrBody } from '../../src/verification/upstream/hlr-http-client';
 import { isNotASubscriber } from '../../src/verification/upstream/http-upstream';
 import { parseSimBody } from '../../src/verification/upstream/sim-http-client';
@@ -65,5 +66,21 @@ describe('isNotASubscriber (which 404 means "not a subscriber")', () => {
     { what: 'a look-alike type', type: 'application/jsonx', body: { msisdn: asked }, expected: false },
   ])('when a 404 is $what, then "not a subscriber" is $expected', ({ type, body, expected }) => {
     expect(isNotASubscriber(type, body, asked)).toBe(expected);
+  });
+});
+
+describe('customer-records body parsing (CONTRACT §11)', () => {
+  it('when the body is an object, then its string fields named as KYC Match attributes are the record, and nothing else', () => {
+    expect(parseIdentityBody({ msisdn: '255712000011', givenName: 'José', birthdate: '1987-04-12', gender: 7, email: null, nickname: 'Pepe', address: { street: 'x' } }))
+      .toEqual({ givenName: 'José', birthdate: '1987-04-12' });
+    expect(parseIdentityBody({})).toEqual({});
+    // Inherited properties are not fields.
+    expect(parseIdentityBody(Object.create({ name: 'inherited' }) as object)).toEqual({});
+  });
+
+  it('when the body is not an object, then it is a fault whose message holds none of it', () => {
+    for (const body of [null, 'José', 42, ['José'], undefined]) {
+      expect(() => parseIdentityBody(body)).toThrow(/^unexpected customer-records body$/);
+    }
   });
 });

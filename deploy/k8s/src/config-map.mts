@@ -17,6 +17,7 @@ export function configMap(): ConfigMap {
       NSN_LENGTH: '9',
       HLR_URL: 'http://hlr.operator.svc.cluster.local',
       SIM_URL: 'http://sim-management.operator.svc.cluster.local',
+      CRM_URL: 'http://customer-records.operator.svc.cluster.local',
       // Redis Cluster with replicas (docs/fleet.md); seed nodes, the client discovers the rest.
       REDIS_CLUSTER_NODES: 'redis-cluster-0.redis-cluster:6379,redis-cluster-1.redis-cluster:6379,redis-cluster-2.redis-cluster:6379',
       // One replica per master: a txn_id's answer waits until the replica holds its record (docs/redis.md).

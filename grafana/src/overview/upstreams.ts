@@ -9,7 +9,7 @@ export function upstreamPanels(): Builder<Panel>[] {
   return [
     series({
       title: 'Upstream calls by outcome',
-      description: 'Calls per second to the HLR and SIM management by outcome: ok, not_found (not a subscriber: an answer, not a failure), error (5xx, unreachable, unreadable body), timeout, rejected (refused by the open circuit breaker, never sent).',
+      description: 'Calls per second to the HLR, SIM management and customer records by outcome: ok, not_found (not a subscriber: an answer, not a failure), error (5xx, unreachable, unreadable body), timeout, rejected (refused by the open circuit breaker, never sent).',
       unit: 'reqps',
       stack: true,
       targets: [{ expr: `sum by (upstream, outcome) (${calls()})`, legend: '{{upstream}} {{outcome}}' }],
@@ -26,7 +26,7 @@ export function upstreamPanels(): Builder<Panel>[] {
     }),
     series({
       title: 'Upstream latency p50 / p95 / p99',
-      description: 'Duration of the calls sent to each upstream, including those that failed. A timeout shows as the configured HLR_TIMEOUT_MS / SIM_TIMEOUT_MS.',
+      description: 'Duration of the calls sent to each upstream, including those that failed. A timeout shows as the configured HLR_TIMEOUT_MS / SIM_TIMEOUT_MS / CRM_TIMEOUT_MS.',
       unit: 's',
       targets: quantiles('verify_upstream_call_duration_seconds_bucket', 'upstream', '{{upstream}}'),
     }),

@@ -1,5 +1,5 @@
 import { parseRfc3339 } from '../../kernel/rfc3339';
-import { AuditInterface, AuditRecord } from '../ports/audit-trail';
+import { AuditInterface, AuditMatchSummary, AuditRecord } from '../ports/audit-trail';
 
 const INTERFACES: ReadonlySet<string> = new Set<AuditInterface>(['legacy', 'graphql', 'camara']);
 
@@ -9,7 +9,22 @@ export function encodeRecord(r: AuditRecord): string {
     id: r.id, time: new Date(r.timeMs).toISOString(), partner: r.partner, interface: r.interface,
     operation: r.operation, msisdn: r.msisdn, code: r.code, http_status: r.httpStatus,
     txn_id: r.txnId, correlator: r.correlator, purpose: r.purpose, replayed: r.replayed,
+    ...(r.match === undefined ? {} : { match: encodeMatch(r.match) }),
   });
+}
+
+/** The summary as stored (file line and PostgreSQL jsonb): the response's own word for "not available". */
+export function encodeMatch(m: AuditMatchSummary): object {
+  return { compared: m.compared, true: m.true, false: m.false, not_available: m.notAvailable };
+}
+
+/** A stored summary, or undefined for anything else. */
+export function decodeMatch(v: unknown): AuditMatchSummary | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as Record<string, unknown>;
+  const count = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0;
+  if (!Array.isArray(o.compared) || !o.compared.every(str) || !count(o.true) || !count(o.false) || !count(o.not_available)) return undefined;
+  return { compared: o.compared, true: o.true, false: o.false, notAvailable: o.not_available };
 }
 
 const str = (v: unknown): v is string => typeof v === 'string';
@@ -31,11 +46,14 @@ export function decodeRecord(line: string): AuditRecord | null {
     !strOrNull(o.txn_id) || !str(o.correlator) || !strOrNull(o.purpose) || typeof o.replayed !== 'boolean') {
     return null;
   }
-  return {
+  const record: AuditRecord = {
     id: o.id, timeMs, partner: o.partner, interface: o.interface as AuditInterface, operation: o.operation,
     msisdn: o.msisdn, code: o.code, httpStatus: o.http_status, txnId: o.txn_id, correlator: o.correlator,
     purpose: o.purpose, replayed: o.replayed,
   };
+  const match = decodeMatch(o.match);
+  if (match !== undefined) record.match = match;
+  return record;
 }
 
 /** `YYYY-MM` of an instant, in UTC: the month partition or file a record belongs to. */

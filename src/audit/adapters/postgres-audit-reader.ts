@@ -1,12 +1,12 @@
 import { Client } from 'pg';
 import { AuditInterface, AuditRecord } from '../ports/audit-trail';
-import { monthBounds } from './audit-record-codec';
+import { decodeMatch, monthBounds } from './audit-record-codec';
 import { AuditReader, UsageRow } from './audit-reader';
 import { AUDIT_TABLE } from './postgres-audit-schema';
 
 interface Row {
   id: string; time: Date; partner: string; interface: AuditInterface; operation: string; msisdn: string; code: string;
-  http_status: number; txn_id: string | null; correlator: string; purpose: string | null; replayed: boolean;
+  http_status: number; txn_id: string | null; correlator: string; purpose: string | null; replayed: boolean; match: unknown;
 }
 
 /** Reads the PostgreSQL store; the role it connects as needs only SELECT on audit_records (docs/audit.md). */
@@ -28,10 +28,15 @@ export class PostgresAuditReader implements AuditReader {
     const { rows } = await this.client.query<Row>(
       `SELECT * FROM ${AUDIT_TABLE} WHERE msisdn = $1 AND time >= $2 AND time < $3 ORDER BY time, id`,
       [msisdn, new Date(sinceMs), new Date(untilMs)]);
-    return rows.map((r) => ({
-      id: r.id, timeMs: r.time.getTime(), partner: r.partner, interface: r.interface, operation: r.operation, msisdn: r.msisdn,
-      code: r.code, httpStatus: r.http_status, txnId: r.txn_id, correlator: r.correlator, purpose: r.purpose, replayed: r.replayed,
-    }));
+    return rows.map((r) => {
+      const record: AuditRecord = {
+        id: r.id, timeMs: r.time.getTime(), partner: r.partner, interface: r.interface, operation: r.operation, msisdn: r.msisdn,
+        code: r.code, httpStatus: r.http_status, txnId: r.txn_id, correlator: r.correlator, purpose: r.purpose, replayed: r.replayed,
+      };
+      const match = decodeMatch(r.match);
+      if (match !== undefined) record.match = match;
+      return record;
+    });
   }
 
   async usage(month: string, partner?: string): Promise<UsageRow[]> {

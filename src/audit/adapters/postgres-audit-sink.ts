@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import { AuditRecord } from '../ports/audit-trail';
 import { Logger } from '../../observability/logger';
-import { monthOf } from './audit-record-codec';
+import { encodeMatch, monthOf } from './audit-record-codec';
 import { AuditSink } from './audit-sink';
 import { AUDIT_TABLE, ensurePartition, maintainPartitions, migrateAuditSchema } from './postgres-audit-schema';
 
@@ -13,11 +13,11 @@ export interface PostgresAuditSinkOptions {
   logger: Logger;
 }
 
-// One statement per batch whatever its size: twelve array parameters, unnested server side.
+// One statement per batch whatever its size: thirteen array parameters, unnested server side.
 const INSERT = `INSERT INTO ${AUDIT_TABLE}
-  (id, time, partner, interface, operation, msisdn, code, http_status, txn_id, correlator, purpose, replayed)
+  (id, time, partner, interface, operation, msisdn, code, http_status, txn_id, correlator, purpose, replayed, match)
   SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-    $8::smallint[], $9::text[], $10::text[], $11::text[], $12::boolean[])
+    $8::smallint[], $9::text[], $10::text[], $11::text[], $12::boolean[], $13::jsonb[])
   ON CONFLICT DO NOTHING`;
 
 /** no_partition_of_relation_found_for_row is reported as check_violation, which a CHECK constraint reports too. */
@@ -101,11 +101,11 @@ export class PostgresAuditSink implements AuditSink {
   }
 
   private async insert(records: readonly AuditRecord[]): Promise<void> {
-    const cols: unknown[][] = Array.from({ length: 12 }, () => []);
+    const cols: unknown[][] = Array.from({ length: 13 }, () => []);
     for (const r of records) {
       const row = [r.id, new Date(r.timeMs).toISOString(), r.partner, r.interface, r.operation, r.msisdn, r.code,
-        r.httpStatus, r.txnId, r.correlator, r.purpose, r.replayed];
-      for (let i = 0; i < 12; i++) cols[i].push(row[i]);
+        r.httpStatus, r.txnId, r.correlator, r.purpose, r.replayed, r.match === undefined ? null : JSON.stringify(encodeMatch(r.match))];
+      for (let i = 0; i < 13; i++) cols[i].push(row[i]);
     }
     await this.pool.query(INSERT, cols);
   }

@@ -10,6 +10,17 @@ export interface AuditContext {
   purpose?: string;
 }
 
+/**
+ * What a KYC Match compared (CONTRACT §11): the attributes' names and how many answered
+ * "true", "false" and "not_available". Never a value: the values are personal data.
+ */
+export interface AuditMatchSummary {
+  compared: string[];
+  true: number;
+  false: number;
+  notAvailable: number;
+}
+
 /** One answered verification (CONTRACT §9). Holds a full msisdn: never log it. */
 export interface AuditRecord {
   /** UUIDv7: unique, time-ordered; a replayed spool never inserts it twice. */
@@ -32,6 +43,8 @@ export interface AuditRecord {
   purpose: string | null;
   /** True when the answer was the stored answer of an earlier request with the same txn_id. */
   replayed: boolean;
+  /** A KYC Match's summary (answered ones only); absent for every other operation. */
+  match?: AuditMatchSummary;
 }
 
 /**

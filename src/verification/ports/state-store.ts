@@ -79,6 +79,19 @@ export interface RateLimiter {
   take(key: string, limit: RateLimit, cost?: number): Promise<RateDecision>;
 }
 
+/**
+ * Uses counted per key within fixed windows (KYC Match's per-number daily limit, CONTRACT §11).
+ * A key is `<partner api key>:<rest>`, as a txn_id's, and names its window (the day in it): a
+ * new window is a new key.
+ */
+export interface QuotaCounter {
+  /**
+   * Counts one use of key unless `limit` uses are already counted; refused, it counts nothing
+   * and retryAfterMs is the time left until windowEndMs, when the key is forgotten.
+   */
+  take(key: string, limit: number, windowEndMs: number): Promise<RateDecision>;
+}
+
 /** What admitting a request asks of the store: charge the rate limit, then claim the txn_id. */
 export interface AdmissionRequest {
   /** The partner's bucket (key: its api key); absent when the partner has no limit. */
@@ -108,6 +121,7 @@ export interface StateStore {
   readonly txns: TxnStore;
   readonly rateLimiter: RateLimiter;
   readonly admission: AdmissionControl;
+  readonly quotas: QuotaCounter;
   /** Where state lives right now (degraded: Redis configured but unreachable). */
   mode(): StoreMode;
   /** Resolves once the store has reached its backend (or after timeoutMs); stores without one resolve at once. */

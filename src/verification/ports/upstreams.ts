@@ -49,4 +49,4 @@ export interface SimClient {
   lookup(msisdn: string): Promise<SimRecord | null>;
 }
 
-export type UpstreamName = 'hlr' | 'sim';
+export type UpstreamName = 'hlr' | 'sim' | 'crm';

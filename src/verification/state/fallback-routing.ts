@@ -1,7 +1,7 @@
 import { UpstreamUnavailableError } from '../../errors/domain-errors';
 import { Clock } from '../../kernel/clock';
 import {
-  Admission, AdmissionControl, AdmissionRequest, Cache, CacheEntry, CacheRead, RateDecision, RateLimit, RateLimiter, StateStore, TxnClaim, TxnStore,
+  Admission, AdmissionControl, AdmissionRequest, Cache, CacheEntry, CacheRead, QuotaCounter, RateDecision, RateLimit, RateLimiter, StateStore, TxnClaim, TxnStore,
 } from '../ports/state-store';
 import { DegradedTxnBudget } from './degraded-txn-budget';
 import { MemoryStateStore } from './memory-state-store';
@@ -98,6 +98,15 @@ export function routedRateLimiter(parts: RoutedParts): RateLimiter {
   return {
     take: (key: string, limit: RateLimit, cost?: number): Promise<RateDecision> =>
       route(() => shared.rateLimiter.take(key, limit, cost), () => memory.rateLimiter.take(key, limit, cost)),
+  };
+}
+
+/** Per instance while degraded, as rate limits are. */
+export function routedQuotas(parts: RoutedParts): QuotaCounter {
+  const { shared, memory, route } = parts;
+  return {
+    take: (key: string, limit: number, windowEndMs: number): Promise<RateDecision> =>
+      route(() => shared.quotas.take(key, limit, windowEndMs), () => memory.quotas.take(key, limit, windowEndMs)),
   };
 }
 

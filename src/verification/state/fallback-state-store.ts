@@ -1,9 +1,9 @@
 import { Clock } from '../../kernel/clock';
 import { Metrics } from '../ports/metrics';
-import { AdmissionControl, Cache, RateLimiter, StateStore, StoreMode, TxnStore } from '../ports/state-store';
+import { AdmissionControl, Cache, QuotaCounter, RateLimiter, StateStore, StoreMode, TxnStore } from '../ports/state-store';
 import { Logger } from '../../observability/logger';
 import { DegradedTxnBudget } from './degraded-txn-budget';
-import { RoutedParts, SharedBackend, routedAdmission, routedCache, routedRateLimiter, routedTxns } from './fallback-routing';
+import { RoutedParts, SharedBackend, routedAdmission, routedCache, routedQuotas, routedRateLimiter, routedTxns } from './fallback-routing';
 import { MemoryStateStore } from './memory-state-store';
 import type { ConnectionEvent } from './redis-connection';
 import { OutageJournal } from './redis-outage-journal';
@@ -48,6 +48,8 @@ export class FallbackStateStore implements StateStore {
   readonly txns: TxnStore;
   readonly rateLimiter: RateLimiter;
   readonly admission: AdmissionControl;
+  /** Per instance while degraded, as rate limits are. */
+  readonly quotas: QuotaCounter;
   private up = false;
   private degradedSinceMs: number | undefined;
   private busy = false;
@@ -69,6 +71,7 @@ export class FallbackStateStore implements StateStore {
     this.txns = routedTxns(parts);
     this.rateLimiter = routedRateLimiter(parts);
     this.admission = routedAdmission(parts);
+    this.quotas = routedQuotas(parts);
     shared.onConnection((event, err) => this.onConnection(event, err));
     this.timer = setInterval(() => void this.check(), deps.probeIntervalMs);
     this.timer.unref();

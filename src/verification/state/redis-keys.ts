@@ -6,6 +6,7 @@
  *
  *   rate bucket  <prefix>{<apiKey>}:r
  *   txn_id       <prefix>{<apiKey>}:t:<txn_id>
+ *   quota count  <prefix>{<apiKey>}:q:<rest>
  */
 
 /** The rate bucket of a partner (port key: the api key). */
@@ -17,4 +18,10 @@ export function rateKey(prefix: string, apiKey: string): string {
 export function txnKey(prefix: string, key: string): string {
   const i = key.indexOf(':');
   return i < 0 ? `${prefix}{${key}}:t:` : `${prefix}{${key.slice(0, i)}}:t:${key.slice(i + 1)}`;
+}
+
+/** A quota count (port key: `<apiKey>:<rest>`, split at the first colon), beside the partner's other keys. */
+export function quotaKey(prefix: string, key: string): string {
+  const i = key.indexOf(':');
+  return i < 0 ? `${prefix}{${key}}:q:` : `${prefix}{${key.slice(0, i)}}:q:${key.slice(i + 1)}`;
 }

@@ -105,6 +105,18 @@ if redis.call('SET', KEYS[2], ARGV[6], 'NX', 'PX', ARGV[7]) then return {1, 0} e
 return {1, 0, redis.call('GET', KEYS[2])}
 `;
 
+/**
+ * A count within a window: refused (0) once ARGV[1] uses are counted, else counted (1); the key
+ * expires at ARGV[2] (epoch ms), the end of the window its name carries.
+ */
+const QUOTA_TAKE = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n >= tonumber(ARGV[1]) then return 0 end
+redis.call('INCR', KEYS[1])
+redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+return 1
+`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     vcTxnClaim(key: string, value: string, ttlMs: number): Result<string | null, Context>;
@@ -112,6 +124,7 @@ declare module 'ioredis' {
     vcTxnRelease(key: string, inFlight: string): Result<number, Context>;
     vcCacheSet(key: string, version: string, value: string, ttlMs: number): Result<number, Context>;
     vcRateTake(key: string, nowMs: number, perSecond: number, burst: number, ttlMs: number, need: number): Result<[number, number], Context>;
+    vcQuotaTake(key: string, limit: number, expireAtMs: number): Result<number, Context>;
     vcAdmit(rateKey: string, txnKey: string, nowMs: number, perSecond: number, burst: number, ttlMs: number, need: number,
       inFlight: string, txnTtlMs: number): Result<[number, number, string?], Context>;
   }
@@ -125,4 +138,5 @@ export function defineStateScripts(client: Redis | Cluster): void {
   client.defineCommand('vcRateTake', { numberOfKeys: 1, lua: RATE_TAKE });
   client.defineCommand('vcCacheSet', { numberOfKeys: 1, lua: CACHE_SET });
   client.defineCommand('vcAdmit', { numberOfKeys: 2, lua: ADMIT });
+  client.defineCommand('vcQuotaTake', { numberOfKeys: 1, lua: QUOTA_TAKE });
 }

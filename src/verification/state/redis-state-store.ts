@@ -3,6 +3,7 @@ import { StateStore, StoreMode } from '../ports/state-store';
 import { RedisAdmission } from './redis-admission';
 import { RedisCache } from './redis-cache';
 import { ConnectionEvent, RedisClient, RedisConnectionOptions, closeClient, createRedisClient, probe, watchConnection } from './redis-connection';
+import { RedisQuotaCounter } from './redis-quota-counter';
 import { RedisRateLimiter } from './redis-rate-limiter';
 import { ReplicationWait, ReplicationWaitOptions } from './redis-replication-wait';
 import { RedisTxnStore } from './redis-txn-store';
@@ -26,6 +27,7 @@ export class RedisStateStore implements StateStore {
   readonly txns: RedisTxnStore;
   readonly rateLimiter: RedisRateLimiter;
   readonly admission: RedisAdmission;
+  readonly quotas: RedisQuotaCounter;
   readonly kind: 'standalone' | 'cluster';
   /** Standalone: commandTimeout bounds every command (no redirections, no offline queue). */
   readonly boundsEachCall: boolean;
@@ -42,6 +44,7 @@ export class RedisStateStore implements StateStore {
     this.txns = new RedisTxnStore(this.client, opts.keyPrefix, replication);
     this.rateLimiter = new RedisRateLimiter(this.client, opts.keyPrefix, opts.clock);
     this.admission = new RedisAdmission(this.client, opts.keyPrefix, this.rateLimiter, this.txns);
+    this.quotas = new RedisQuotaCounter(this.client, opts.keyPrefix, opts.clock);
   }
 
   mode(): StoreMode {

@@ -1,0 +1,56 @@
+import { KYC_MATCH_PARTNER_OPERATION, KycMatchService } from './kyc-match-service';
+import { CustomerRecords } from './ports/customer-records';
+import { CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
+import { CamaraRoutes, camaraRouter } from '../camara/camara-router';
+import { KycMatchSettings } from '../config/kyc-match-settings';
+import { Metrics } from '../verification/ports/metrics';
+import { QuotaCounter } from '../verification/ports/state-store';
+
+export const KYC_MATCH_ROOT = '/kyc-match/v0.4';
+export const KYC_MATCH_PATH = `${KYC_MATCH_ROOT}/match`;
+
+export type KycMatchConfig = CamaraApiConfig & KycMatchSettings;
+
+export interface KycMatchApiDeps extends CamaraApiDeps {
+  /** Customer records (createUpstreams' crm); undefined when none is configured: every match is 503. */
+  records: CustomerRecords | undefined;
+  /** The state store's quota counter: the per-number daily limit, fleet-wide on Redis. */
+  quotas: QuotaCounter;
+  metrics: Pick<Metrics, 'rateLimited'>;
+}
+
+export interface KycMatchApi {
+  /** Mounted as one: `app.use(api.routes)`. */
+  routes: CamaraRoutes;
+  service: KycMatchService;
+}
+
+/**
+ * KYC Match (CONTRACT §11): POST match under /kyc-match/v0.4. The answer holds only what the
+ * comparison produced (`<attr>Match`, `<attr>MatchScore`), never a value of the request or the record.
+ */
+export function createKycMatchApi(deps: KycMatchApiDeps, config: KycMatchConfig): KycMatchApi {
+  const kit = camaraKit(deps, config);
+  if (!deps.records) deps.logger.warn('no CRM_URL: KYC Match answers 503 (customer records not configured)');
+  const service = new KycMatchService({
+    verification: deps.verification, call: kit.call, records: deps.records, quotas: deps.quotas, metrics: deps.metrics, clock: deps.clock,
+    settings: {
+      scores: config.KYC_MATCH_SCORES,
+      idDocumentRequired: config.KYC_MATCH_ID_DOCUMENT_REQUIRED,
+      maxPerNumberPerDay: config.KYC_MATCH_MAX_PER_NUMBER_PER_DAY,
+    },
+  });
+  const routes = camaraRouter(kit.routes, {
+    name: 'kyc-match',
+    root: KYC_MATCH_ROOT,
+    operations: [{
+      path: KYC_MATCH_PATH,
+      partnerOperation: KYC_MATCH_PARTNER_OPERATION,
+      answer: async (grant, body, correlator) => {
+        const r = await service.match(grant, body, correlator);
+        return { msisdn: r.msisdn, body: r.response };
+      },
+    }],
+  });
+  return { routes, service };
+}
