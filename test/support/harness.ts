@@ -76,12 +76,14 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const ownSim = !opts.simulator;
   const sim = opts.simulator ?? createSimulator({ subscribers: loadFixtures(defaultFixturesPath()), synthetic: false });
   const simUrl = ownSim ? await sim.listen(0) : (opts.env?.SIM_BASE ?? '');
+  // A given simulator's address: SIM_BASE, else the one the test's own HLR_URL names (customer records sit beside it).
+  const crmBase = simUrl || (opts.env?.HLR_URL ?? '').replace(/\/hlr$/, '');
   // TEST_STATE=redis|cluster: state on a shared Redis (own key prefix) unless the test brings a store.
   const state = opts.serverOptions?.store ? undefined : await acquireTestState(opts.env);
   const auditDir = mkdtempSync(join(tmpdir(), 'vc-audit-'));
   const config = loadConfig({
     PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent',
-    HLR_URL: `${simUrl}/hlr`, SIM_URL: `${simUrl}/sim`, CRM_URL: `${simUrl}/crm`,
+    HLR_URL: `${simUrl}/hlr`, SIM_URL: `${simUrl}/sim`, CRM_URL: `${crmBase}/crm`,
     // Each server's own audit files, never the repository's ./var.
     AUDIT_DIR: auditDir,
     ...state?.env,
