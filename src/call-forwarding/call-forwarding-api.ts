@@ -1,17 +1,13 @@
 import { CALL_FORWARDING_OPERATION, CallForwardingSignalService } from './call-forwarding-service';
-import { CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
-import { CamaraRoutes, camaraRouter } from '../camara/camara-router';
+import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
+import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
 
 export const CALL_FORWARDING_ROOT = '/call-forwarding-signal/v0.4';
 
 export type CallForwardingConfig = CamaraApiConfig & Pick<Config, 'CALL_FORWARDING_LIST'>;
 
-export interface CallForwardingApi {
-  /** Mounted as one: `app.use(api.routes)`. */
-  routes: CamaraRoutes;
-  service: CallForwardingSignalService;
-}
+export type CallForwardingApi = CamaraApi<CallForwardingSignalService>;
 
 /**
  * CAMARA Call Forwarding Signal 0.4.0 (CONTRACT §11): POST

@@ -1,5 +1,5 @@
 import { CamaraCallDeps } from './camara-call';
-import { CamaraRouterDeps } from './camara-router';
+import { CamaraRouterDeps, CamaraRoutes } from './camara-router';
 import { AuditRecorder } from '../audit/audit-recorder';
 import { Config } from '../config/config';
 import { Clock } from '../kernel/clock';
@@ -37,4 +37,10 @@ export function camaraKit(deps: CamaraApiDeps, config: CamaraApiConfig): CamaraK
     },
     routes: { tokens: deps.tokens, logger: deps.logger, bodyLimitBytes: config.BODY_LIMIT_BYTES },
   };
+}
+
+/** What every CAMARA API factory returns: its routes, mounted as one (`app.use(...api.routes)`), and its service. */
+export interface CamaraApi<Service> {
+  routes: CamaraRoutes;
+  service: Service;
 }

@@ -1,6 +1,6 @@
 import { DEVICE_SWAP_OPERATION, DeviceSwapService } from './device-swap-service';
-import { CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
-import { CamaraRoutes, camaraRouter } from '../camara/camara-router';
+import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
+import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
 import { createOffsetDateTimeFormatter } from '../kernel/offset-date-time';
 
@@ -8,11 +8,7 @@ export const DEVICE_SWAP_ROOT = '/device-swap/v1';
 
 export type DeviceSwapConfig = CamaraApiConfig & Pick<Config, 'TIMEZONE' | 'DEVICE_SWAP_MONITORED_DAYS'>;
 
-export interface DeviceSwapApi {
-  /** Mounted as one: `app.use(api.routes)`. */
-  routes: CamaraRoutes;
-  service: DeviceSwapService;
-}
+export type DeviceSwapApi = CamaraApi<DeviceSwapService>;
 
 /** CAMARA Device Swap 1.0.0 (CONTRACT §11): POST retrieve-date and check under /device-swap/v1. */
 export function createDeviceSwapApi(deps: CamaraApiDeps, config: DeviceSwapConfig): DeviceSwapApi {

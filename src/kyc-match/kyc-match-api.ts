@@ -1,7 +1,7 @@
 import { KYC_MATCH_PARTNER_OPERATION, KycMatchService } from './kyc-match-service';
 import { CustomerRecords } from './ports/customer-records';
-import { CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
-import { CamaraRoutes, camaraRouter } from '../camara/camara-router';
+import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
+import { camaraRouter } from '../camara/camara-router';
 import { KycMatchSettings } from '../config/kyc-match-settings';
 import { Metrics } from '../verification/ports/metrics';
 import { QuotaCounter } from '../verification/ports/state-store';
@@ -19,11 +19,7 @@ export interface KycMatchApiDeps extends CamaraApiDeps {
   metrics: Pick<Metrics, 'rateLimited'>;
 }
 
-export interface KycMatchApi {
-  /** Mounted as one: `app.use(api.routes)`. */
-  routes: CamaraRoutes;
-  service: KycMatchService;
-}
+export type KycMatchApi = CamaraApi<KycMatchService>;
 
 /**
  * KYC Match (CONTRACT §11): POST match under /kyc-match/v0.4. The answer holds only what the

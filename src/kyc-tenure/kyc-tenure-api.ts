@@ -1,6 +1,6 @@
 import { KYC_TENURE_PARTNER_OPERATION, KycTenureService } from './kyc-tenure-service';
-import { CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
-import { CamaraRoutes, camaraRouter } from '../camara/camara-router';
+import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
+import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
 import { createZonedCalendar } from '../kernel/zoned-date';
 
@@ -8,11 +8,7 @@ export const KYC_TENURE_ROOT = '/kyc-tenure/v0.2';
 
 export type KycTenureConfig = CamaraApiConfig & Pick<Config, 'TIMEZONE'>;
 
-export interface KycTenureApi {
-  /** Mounted as one: `app.use(api.routes)`. */
-  routes: CamaraRoutes;
-  service: KycTenureService;
-}
+export type KycTenureApi = CamaraApi<KycTenureService>;
 
 /** KYC Tenure (CONTRACT §7): POST check-tenure under /kyc-tenure/v0.2. */
 export function createKycTenureApi(deps: CamaraApiDeps, config: KycTenureConfig): KycTenureApi {

@@ -1,6 +1,6 @@
 import { NUMBER_RECYCLING_OPERATION, NumberRecyclingService } from './number-recycling-service';
-import { CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
-import { CamaraRoutes, camaraRouter } from '../camara/camara-router';
+import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
+import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
 import { createZonedCalendar } from '../kernel/zoned-date';
 
@@ -8,11 +8,7 @@ export const NUMBER_RECYCLING_ROOT = '/number-recycling/v0.2';
 
 export type NumberRecyclingConfig = CamaraApiConfig & Pick<Config, 'TIMEZONE'>;
 
-export interface NumberRecyclingApi {
-  /** Mounted as one: `app.use(api.routes)`. */
-  routes: CamaraRoutes;
-  service: NumberRecyclingService;
-}
+export type NumberRecyclingApi = CamaraApi<NumberRecyclingService>;
 
 /** CAMARA Number Recycling 0.2.0 (CONTRACT §11): POST /number-recycling/v0.2/check. */
 export function createNumberRecyclingApi(deps: CamaraApiDeps, config: NumberRecyclingConfig): NumberRecyclingApi {

@@ -1,6 +1,6 @@
 import { SIM_SWAP_PARTNER_OPERATION, SimSwapService } from './sim-swap-service';
-import { CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
-import { CamaraRoutes, camaraRouter } from '../camara/camara-router';
+import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
+import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
 import { createOffsetDateTimeFormatter } from '../kernel/offset-date-time';
 
@@ -8,11 +8,7 @@ export const SIM_SWAP_ROOT = '/sim-swap/v2';
 
 export type SimSwapConfig = CamaraApiConfig & Pick<Config, 'TIMEZONE' | 'SIM_SWAP_MONITORED_DAYS'>;
 
-export interface SimSwapApi {
-  /** Mounted as one: `app.use(api.routes)`. */
-  routes: CamaraRoutes;
-  service: SimSwapService;
-}
+export type SimSwapApi = CamaraApi<SimSwapService>;
 
 /** SIM Swap (CONTRACT §7): POST retrieve-date and check under /sim-swap/v2. */
 export function createSimSwapApi(deps: CamaraApiDeps, config: SimSwapConfig): SimSwapApi {
