@@ -46,7 +46,7 @@ const DAY_MS = 86_400_000;
 export function latestDeviceChange(rec: HlrRecord | null): number {
   if (rec === null || rec.status === 'terminated') throw new NotSubscriberError('the phone number is not associated with a subscriber');
   const latest = rec.deviceChangedAtMs ?? rec.deviceFirstSeenAtMs ?? null;
-  if (latest === null) throw new NeverInDeviceError('the phone number has never been used in a device on this network');
+  if (latest === null) throw new NeverInDeviceError('no use of the phone number in a device is known on this network');
   return latest;
 }
 
