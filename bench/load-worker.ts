@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { runPaced } from './paced-load';
+import { RouteLatency, runPaced } from './paced-load';
 import { Credentials, RequestFactory, RequestKind } from './request-factory';
 
 /**
@@ -40,6 +40,8 @@ export interface LoadResult {
   loadgenCpuPct: number;
   /** Open-loop runs: p99 of how late the generator sent a request after its scheduled time (included in the latencies). */
   sendLagP99Ms?: number;
+  /** Open-loop runs: latency by route and status, to tell which kind of request makes the tail. */
+  byRoute?: Record<string, RouteLatency>;
   /** Requests answered during the warm-up (not measured; counted for the per-request costs). */
   warmupRequests?: number;
 }
@@ -110,6 +112,7 @@ async function runAtRate(spec: LoadSpec, factory: RequestFactory, durationS: num
     requests: total, durationS: out.durationS, rps: total / out.durationS, p50Ms: pct(0.5), p99Ms: pct(0.99), maxMs: pct(1),
     errors: out.errors, non2xx: total - (out.statusCounts['200'] ?? 0), unexpected: total - expected, statusCounts: out.statusCounts,
     loadgenCpuPct: ((cpu.user + cpu.system) / 1e6 / out.durationS) * 100, sendLagP99Ms: out.sendLagP99Ms,
+    byRoute: out.byRoute,
   };
 }
 

@@ -19,6 +19,25 @@ export interface PacedOutcome {
   latenciesUs: Float64Array;
   /** How late the load generator itself sent requests (its timer tick), p99 in ms: part of every latency above. */
   sendLagP99Ms: number;
+  /** The same latencies by route and status ("/eai/verify_customer/query/kyc 401"): which kind of request the tail is. */
+  byRoute: Record<string, RouteLatency>;
+}
+
+export interface RouteLatency {
+  count: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** p50 and p99 of each route's latencies (microseconds in, milliseconds out). */
+function summariseRoutes(byRoute: Map<string, number[]>): Record<string, RouteLatency> {
+  const out: Record<string, RouteLatency> = {};
+  for (const [route, us] of byRoute) {
+    const sorted = Float64Array.from(us).sort();
+    const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] / 1000;
+    out[route] = { count: sorted.length, p50Ms: at(0.5), p99Ms: at(0.99) };
+  }
+  return out;
 }
 
 /**
@@ -37,6 +56,7 @@ export function runPaced(opts: PacedOptions, factory: RequestFactory): Promise<P
   let sent = 0;
   let done = 0;
   let errors = 0;
+  const byRoute = new Map<string, number[]>();
   const lags = new Float64Array(Math.round(opts.ratePerS * opts.durationS) + 1);
   const intervalNs = 1e9 / opts.ratePerS;
   const total = Math.round(opts.ratePerS * opts.durationS);
@@ -49,9 +69,9 @@ export function runPaced(opts: PacedOptions, factory: RequestFactory): Promise<P
       agent.destroy();
       const sortedLags = lags.subarray(0, sent).sort();
       const sendLagP99Ms = sent === 0 ? 0 : sortedLags[Math.floor(0.99 * (sent - 1))] / 1e6;
-      resolve({ sent, durationS: Number(process.hrtime.bigint() - start) / 1e9, statusCounts, errors, latenciesUs: latencies.subarray(0, n), sendLagP99Ms });
+      resolve({ sent, durationS: Number(process.hrtime.bigint() - start) / 1e9, statusCounts, errors, latenciesUs: latencies.subarray(0, n), sendLagP99Ms, byRoute: summariseRoutes(byRoute) });
     };
-    const record = (status: number, scheduledNs: bigint) => {
+    const record = (status: number, scheduledNs: bigint, path: string) => {
       statusCounts[status] = (statusCounts[status] ?? 0) + 1;
       if (!opts.expectStatuses.includes(status)) return;
       if (n === latencies.length) {
@@ -59,7 +79,12 @@ export function runPaced(opts: PacedOptions, factory: RequestFactory): Promise<P
         grown.set(latencies);
         latencies = grown;
       }
-      latencies[n++] = Number(process.hrtime.bigint() - scheduledNs) / 1000;
+      const us = Number(process.hrtime.bigint() - scheduledNs) / 1000;
+      latencies[n++] = us;
+      const route = `${path.split('?', 1)[0]} ${status}`;
+      const list = byRoute.get(route);
+      if (list) list.push(us);
+      else byRoute.set(route, [us]);
     };
     const send = (scheduledNs: bigint) => {
       const { path, body, headers } = factory.next();
@@ -69,7 +94,7 @@ export function runPaced(opts: PacedOptions, factory: RequestFactory): Promise<P
       }, (res) => {
         res.resume();
         res.on('end', () => {
-          record(res.statusCode ?? 0, scheduledNs);
+          record(res.statusCode ?? 0, scheduledNs, path);
           done++;
           finish();
         });

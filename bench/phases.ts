@@ -28,6 +28,10 @@ const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 function logResult(r: ScenarioResult): void {
   const rounds = r.rpsRounds ? ` (rounds ${r.rpsRounds.join(', ')})` : '';
   log(`${r.id}: ${r.rps.toFixed(0)} req/s${rounds}, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, errors ${r.errors}, unexpected ${r.unexpected}, peak RSS ${r.peakRssMb.toFixed(0)} MB`);
+  const routes = Object.entries(r.byRoute ?? {});
+  if (routes.length > 1) {
+    log(`${r.id} by route: ${routes.map(([route, l]) => `${route}: ${l.count} p50 ${l.p50Ms.toFixed(2)} p99 ${l.p99Ms.toFixed(2)} ms`).join('; ')}`);
+  }
 }
 
 /** A scenario against S1, round by round (each pair ran in the same round): the median of the ratios. */

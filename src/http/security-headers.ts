@@ -1,4 +1,4 @@
-import { NextFunction, Request, Response } from 'express';
+import { Response } from 'express';
 
 /**
  * The security headers of every answer, fixed at start (docs/decisions.md, "Security headers").
@@ -19,7 +19,8 @@ const HEADERS: readonly (readonly [string, string])[] = Object.freeze([
   ['X-Frame-Options', 'DENY'],
 ]);
 
-export function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
-  for (const [name, value] of HEADERS) res.setHeader(name, value);
-  next();
+/** Sets them on res (the app's entry middleware calls this for every request). */
+export function setSecurityHeaders(res: Response): void {
+  for (let i = 0; i < HEADERS.length; i++) res.setHeader(HEADERS[i][0], HEADERS[i][1]);
 }
+

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { UNPARSED_ADDRESS, clientAddressKey } from '../../src/http/client-address';
 
 describe('the client address the failed-signature throttle counts', () => {
@@ -31,5 +32,26 @@ describe('the client address the failed-signature throttle counts', () => {
 
   it.each([undefined, '', 'unknown', 'not:an::address::', '192.0.2.1:443', '[::1]', '2001:db8::1, 10.0.0.1'])('when the address is %p (not an address), then it goes in the one shared bucket', (raw) => {
     expect(clientAddressKey(raw)).toBe(UNPARSED_ADDRESS);
+  });
+
+  it('when an IPv4 address takes the unparsed fast path, then its key is what ipaddr.js makes of it', () => {
+    const octets = ['0', '1', '9', '10', '01', '00', '99', '100', '199', '200', '249', '250', '255', '256', '300', '1000', '-1', ' 1', '0x1'];
+    const reference = (ip: string) => {
+      if (!ipaddr.isValid(ip)) return UNPARSED_ADDRESS;
+      const addr = ipaddr.process(ip);
+      return addr.kind() === 'ipv4' ? addr.toString() : 'ipv6';
+    };
+    let compared = 0;
+    for (const a of octets) {
+      for (const b of octets) {
+        for (const ip of [`${a}.${b}.0.255`, `::ffff:${a}.1.${b}.2`, `${a}.${b}.3`, `1.${a}.${b}.4.5`]) {
+          const expected = reference(ip);
+          if (expected === 'ipv6') continue;
+          expect([ip, clientAddressKey(ip)]).toEqual([ip, expected]);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
   });
 });

@@ -35,21 +35,24 @@ export interface RoutedParts {
   route: <T>(op: () => Promise<T>, fallback: () => Promise<T>) => Promise<T>;
 }
 
+/*
+ * On the hot path (Redis up, nothing journaled for the key) each operation calls Redis
+ * directly: no async wrapper, and the fallbacks that capture nothing are built once. These
+ * closures run on every request, and their promises were a measurable share of a cache hit's
+ * allocations (docs/performance.md).
+ */
+const cacheMiss = async (): Promise<CacheRead> => ({ entry: null, version: null });
+const notStored = async (): Promise<boolean> => false;
+
 export function routedCache(parts: RoutedParts): Cache {
   const { shared, journal, route } = parts;
   // An eviction queued during the outage reaches Redis before the key is used again.
-  const settled = async (key: string) => {
-    if (journal.hasEviction(key)) await journal.settleEviction(key, shared.cache);
-  };
+  const settle = (key: string) => journal.settleEviction(key, shared.cache);
   return {
-    get: (key: string): Promise<CacheRead> => route(async () => {
-      await settled(key);
-      return shared.cache.get(key);
-    }, async () => ({ entry: null, version: null })),
-    set: (key: string, entry: CacheEntry, ttlS: number, version: string | null): Promise<boolean> => route(async () => {
-      await settled(key);
-      return shared.cache.set(key, entry, ttlS, version);
-    }, async () => false),
+    get: (key: string): Promise<CacheRead> => route(() => journal.hasEviction(key)
+      ? settle(key).then(() => shared.cache.get(key)) : shared.cache.get(key), cacheMiss),
+    set: (key: string, entry: CacheEntry, ttlS: number, version: string | null): Promise<boolean> => route(() => journal.hasEviction(key)
+      ? settle(key).then(() => shared.cache.set(key, entry, ttlS, version)) : shared.cache.set(key, entry, ttlS, version), notStored),
     delete: (keys: readonly string[]): Promise<void> => route(() => shared.cache.delete(keys), async () => {
       // Other instances may still read the entries from Redis: do not claim they are gone.
       journal.evicted(keys);
@@ -75,10 +78,9 @@ export function routedTxns(parts: RoutedParts): TxnStore {
       if (claim.status === 'claimed') journal.claimed(key);
       return claim;
     }),
-    complete: (key: string, fingerprint: string, outcome: string, ttlS: number): Promise<void> => route(async () => {
-      await settled(key);
-      await shared.txns.complete(key, fingerprint, outcome, ttlS);
-    }, async () => {
+    complete: (key: string, fingerprint: string, outcome: string, ttlS: number): Promise<void> => route(() => journal.hasTxn(key)
+      ? settled(key).then(() => shared.txns.complete(key, fingerprint, outcome, ttlS))
+      : shared.txns.complete(key, fingerprint, outcome, ttlS), async () => {
       // Never refused: the answer is already given, and forgetting it would allow a duplicate.
       await memory.txns.complete(key, fingerprint, outcome, ttlS);
       journal.completed(key);
@@ -114,10 +116,9 @@ export function routedAdmission(parts: RoutedParts): AdmissionControl {
   const { shared, memory, journal, budget, route } = parts;
   const now = () => parts.clock.nowMs();
   return {
-    admit: (req: AdmissionRequest): Promise<Admission> => route(async () => {
-      if (req.txn && journal.hasTxn(req.txn.key)) await journal.settleTxn(req.txn.key, shared.txns, now());
-      return shared.admission.admit(req);
-    }, async () => {
+    admit: (req: AdmissionRequest): Promise<Admission> => route(() => req.txn && journal.hasTxn(req.txn.key)
+      ? journal.settleTxn(req.txn.key, shared.txns, now()).then(() => shared.admission.admit(req))
+      : shared.admission.admit(req), async () => {
       // Before the rate limit: a refused request is not charged.
       if (req.txn) budget.admitNew(req.txn.key);
       const admission = await memory.admission.admit(req);
