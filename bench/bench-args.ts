@@ -7,6 +7,8 @@ export interface BenchArgs {
   soak: boolean;
   /** Start the service with --cpu-prof and print where its time went. */
   profile: boolean;
+  /** Sample the service's allocations (collected objects included) over every measured run and print where they happen. */
+  allocProfile: boolean;
   /** Run only these scenario ids (e.g. S1,S5); B1 is needed for the S1/B1 ratio. */
   only?: Set<string>;
   durationS: number;
@@ -37,10 +39,12 @@ export interface FanoutSettings {
 /** F1 unless told otherwise: 10 subscriptions per number, to 10 sinks; the service's delivery defaults. */
 export const FANOUT_DEFAULTS: FanoutSettings = { subscriptions: 10_000, numbers: 1_000, sinks: 10, concurrency: 64, sinkConcurrency: 4 };
 
-export const USAGE = `usage: npm run bench -- [--quick] [--no-soak] [--profile] [--only=B1,S1,...] [--duration=12] [--rounds=3] [--warmup=3]
+export const USAGE = `usage: npm run bench -- [--quick] [--no-soak] [--profile] [--alloc-profile] [--only=B1,S1,...] [--duration=12] [--rounds=3] [--warmup=3]
   --quick      M1 B1 B3 S1 S1+auditPG C1 S5 S6 in interleaved rounds, M1 at half rate, no soak, then the target table (about 4 minutes)
   --no-soak    skip the 1,000,000-request S1 run that checks RSS growth (about 3 of the 7 minutes)
   --profile    run the service with --cpu-prof; print the hottest functions afterwards
+  --alloc-profile  sample the service's allocations (V8 sampling heap profiler over its inspector on 127.0.0.1,
+               objects already collected included) in every measured run; print bytes per request and the top sites
   --only       scenario ids: M1 S1 S1+auditPG S1+WAIT C1 K1 D1 G1 S5 S6 S1@50% S2 S3 S4 B0 B1 B2 B3 B4 B0@50% B1@50% M1@50% B1@M1 F1
                (@50% needs S1, M1@50% and B1@M1 need M1); no soak unless --soak
   --soak       with --only or --quick: run the soak too
@@ -76,6 +80,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         soak: { type: 'boolean' },
         pin: { type: 'boolean', default: true },
         profile: { type: 'boolean', default: false },
+        'alloc-profile': { type: 'boolean', default: false },
         only: { type: 'string' },
         duration: { type: 'string' },
         rounds: { type: 'string' },
@@ -107,6 +112,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   return {
     soak: parsed.soak ?? soakDefault,
     profile: parsed.profile,
+    allocProfile: parsed['alloc-profile'],
     only,
     durationS: positive('--duration', parsed.duration, quick ? 8 : 12),
     warmupS: positive('--warmup', parsed.warmup, quick ? 2 : 3, true),

@@ -5,7 +5,8 @@ import { Credentials, RequestFactory, RequestKind } from './request-factory';
 /**
  * The load generator, run as its own process (pinned to the other core than the service):
  * reads one LoadSpec as JSON from argv, runs autocannon (warm-up, then the measured run) and
- * prints one LoadResult as JSON on stdout.
+ * prints one LoadResult as JSON on stdout, after a line `measuring` when the measured run starts
+ * (scenario-runner's MEASURING_LINE: --alloc-profile samples the service from then on).
  */
 export interface LoadSpec {
   url: string;
@@ -121,11 +122,13 @@ async function main(): Promise<void> {
   const factory = new RequestFactory(spec.kind, spec.creds, spec.numberBase);
   if (spec.overallRate) {
     const warm = spec.warmupS > 0 ? await runAtRate(spec, factory, spec.warmupS) : undefined;
+    process.stdout.write('measuring\n');
     process.stdout.write(`${JSON.stringify({ ...await runAtRate(spec, factory, spec.durationS ?? 10), warmupRequests: warm?.requests ?? 0 })}\n`);
     return;
   }
   const warm = spec.warmupS > 0 ? await run(spec, factory, { durationS: spec.warmupS }, false) : undefined;
   const measureOpts = spec.amount ? { amount: spec.amount } : { durationS: spec.durationS ?? 10 };
+  process.stdout.write('measuring\n');
   const result = await run(spec, factory, measureOpts, true);
   process.stdout.write(`${JSON.stringify({ ...result, warmupRequests: warm?.requests ?? 0 })}\n`);
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { AllocProfiles } from './alloc-profile';
 import { AuditSanity, checkAuditRecords } from './audit-sanity';
 import { BenchArgs } from './bench-args';
 import { FanoutResult, runFanout } from './fanout-phase';
@@ -55,8 +56,9 @@ function logPaired(rounds: Map<string, ScenarioResult[]>, id: string, against = 
  * 2. the others one after another (the half-rate runs use S1's measured rate);
  * 3. F1, the subscription fan-out, on a service process of its own, started for it and stopped after;
  * 4. the soak, on a fresh service process, so its RSS is S1's alone.
+ * With `alloc` (--alloc-profile), every measured run on the service and on 'alt' samples that process's allocations.
  */
-export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: string): Promise<PhaseOutcome> {
+export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: string, alloc?: AllocProfiles): Promise<PhaseOutcome> {
   const wanted = wantedScenarios(args);
   const needed = new Set<Target>(wanted.map((s) => s.target));
   if (args.soak) needed.add('service');
@@ -70,7 +72,8 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       // --profile: the service's profiles in cpuProfDir, the audit-on-PostgreSQL and WAIT services' beside them in auditpg/ and waitrepl/.
       const profiled = target === 'service' || target === 'auditpg' || target === 'waitrepl';
       const prof = cpuProfDir && profiled ? { cpuProfDir: target === 'service' ? cpuProfDir : join(cpuProfDir, target) } : {};
-      const t = await startTarget(stack, target, prof);
+      const inspect = alloc !== undefined && (target === 'service' || target === 'alt');
+      const t = await startTarget(stack, target, { ...prof, inspect });
       running.set(target, t);
       if (t.storeMode !== undefined) out.storeMode = t.storeMode;
     }
@@ -87,6 +90,10 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       stack.creds.mixBearers = await Promise.all(MIX_PARTNERS.map((p) => fetchBearer(stack, url, 'sim-swap:check', p)));
     }
     const on = (s: Scenario) => running.get(s.target) as RunningTarget;
+    const allocWindow = async (s: Scenario, round: number) => {
+      const port = on(s).inspectPort;
+      return alloc && port !== undefined ? { window: await alloc.window(s.id, round, port) } : {};
+    };
 
     const interleaved = wanted.filter((s) => s.interleaved);
     const rounds = new Map<string, ScenarioResult[]>(interleaved.map((s) => [s.id, []]));
@@ -98,7 +105,7 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       const order = interleaved.map((_, i) => interleaved[(i + r) % interleaved.length]);
       for (const s of order) {
         const warmupS = r === 0 ? args.warmupS : Math.min(1, args.warmupS);
-        rounds.get(s.id)?.push(await runScenario(stack, on(s), s, { durationS: sliceS, warmupS, round: r, rounds: args.rounds }));
+        rounds.get(s.id)?.push(await runScenario(stack, on(s), s, { durationS: sliceS, warmupS, round: r, rounds: args.rounds, ...await allocWindow(s, r) }));
       }
     }
     for (const s of interleaved) {
@@ -121,7 +128,7 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
 
     for (const s of wanted.filter((x) => !x.interleaved)) {
       const s1Rps = out.results.find((r) => r.id === (s.rateOf ?? 'S1'))?.rps;
-      const r = await runScenario(stack, on(s), s, { durationS: args.durationS, warmupS: args.warmupS, s1Rps, round: 0, rounds: 1 });
+      const r = await runScenario(stack, on(s), s, { durationS: args.durationS, warmupS: args.warmupS, s1Rps, round: 0, rounds: 1, ...await allocWindow(s, 0) });
       out.results.push(r);
       logResult(r);
     }

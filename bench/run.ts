@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { AllocProfiles } from './alloc-profile';
+import { summariseAllocDir } from './alloc-summary';
 import { argsOrExit } from './bench-args';
 import { summariseProfiles } from './profile-summary';
 import { pinPlacement } from './processes';
@@ -40,9 +42,10 @@ async function main(): Promise<void> {
     auditPg: wanted.some((s) => s.target === 'auditpg'), replicated: wanted.some((s) => s.target === 'waitrepl'),
   });
   const cpuProfDir = args.profile ? join(resultsDir, `profile-${stamp}`) : undefined;
+  const alloc = args.allocProfile ? new AllocProfiles(join(resultsDir, `alloc-profile-${stamp}`)) : undefined;
   let outcome: PhaseOutcome;
   try {
-    outcome = await runPhases(stack, args, cpuProfDir);
+    outcome = await runPhases(stack, args, cpuProfDir, alloc);
   } finally {
     if (!(await stopStack(stack))) log('WARNING: redis-server was gone by the end of the run (killed from outside?): check errors and the store mode');
   }
@@ -80,6 +83,12 @@ async function main(): Promise<void> {
   if (waitProfDir && existsSync(waitProfDir)) process.stdout.write(`\nS1+WAIT's service:\n${summariseProfiles(waitProfDir)}\n`);
   const fanoutProfDir = cpuProfDir ? join(cpuProfDir, 'fanout') : undefined;
   if (fanoutProfDir && existsSync(fanoutProfDir)) process.stdout.write(`\nF1's service:\n${summariseProfiles(fanoutProfDir)}\n`);
+  if (alloc) {
+    // Sampling adds work to the service: this run's req/s and CPU per request are not comparable with an unsampled run's.
+    process.stdout.write(alloc.sampled > 0
+      ? `\nAllocations of the service under test (${alloc.dir}; sampling adds work to the service: compare this run's req/s with no unsampled run):\n${summariseAllocDir(alloc.dir)}\n`
+      : '\n--alloc-profile: no measured run was on the service (or alt), nothing was sampled\n');
+  }
 }
 
 function interleavedIds(results: { id: string }[]): string {

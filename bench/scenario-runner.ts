@@ -16,13 +16,31 @@ export interface RunOptions {
   /** Which round of how many (a single run: 0 of 1): keeps distinct numbers apart across rounds. */
   round: number;
   rounds: number;
+  /** Told when the measured run starts and when it has ended (--alloc-profile samples the service in between). */
+  window?: MeasuredWindow;
 }
 
-/** Runs the load generator as its own process (on the bench's CPU) and reads its one JSON line. */
-function runLoad(stack: Stack, spec: LoadSpec): Promise<LoadResult> {
+/** Hooks around a scenario's measured run, after its warm-up; abort() when the run failed. */
+export interface MeasuredWindow {
+  begin(): void;
+  end(load: LoadResult): Promise<void>;
+  abort(): void;
+}
+
+/** What the load generator prints when its warm-up is over and the measured run starts. */
+export const MEASURING_LINE = 'measuring';
+
+/** Runs the load generator as its own process (on the bench's CPU) and reads its last line, the result's JSON. */
+function runLoad(stack: Stack, spec: LoadSpec, onMeasuring?: () => void): Promise<LoadResult> {
   const proc = spawnHelper([join(stack.root, 'dist/bench/bench/load-worker.js'), JSON.stringify(spec)], { PATH: process.env.PATH });
   let out = '';
-  proc.stdout?.on('data', (c: Buffer) => { out += c.toString('utf8'); });
+  proc.stdout?.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+    if (onMeasuring && out.split('\n').includes(MEASURING_LINE)) {
+      onMeasuring();
+      onMeasuring = undefined;
+    }
+  });
   return new Promise((resolve, reject) => {
     proc.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
@@ -57,15 +75,20 @@ export async function runScenario(stack: Stack, target: RunningTarget, s: Scenar
     const load = await runLoad(stack, {
       url: target.url, kind: s.kind, creds: stack.creds, connections: s.connections, durationS: opts.durationS,
       warmupS: opts.warmupS, expectStatuses: s.expectStatuses, numberBase: numbers.load, ...(overallRate ? { overallRate } : {}),
-    });
+    }, opts.window && (() => opts.window?.begin()));
     const peakRssMb = sampler.stop();
     const serverCpuPct = ((cpuSeconds(target.pid) - cpuBefore) / ((Date.now() - startedMs) / 1000)) * 100;
+    // After the CPU reading (the service builds the profile it hands over) and before the /metrics scrape (not a request of the run).
+    await opts.window?.end(load);
     const result: ScenarioResult = { id: s.id, title: s.title, connections: s.connections, ...load, peakRssMb, serverCpuPct };
     if (overallRate) result.overallRate = overallRate;
     if (before) result.counters = diff(before, await scrapeCounters(target.url));
     // The preflight's requests are in the counters too.
     result.costs = await costs(load.requests + (load.warmupRequests ?? 0) + 1, result.counters);
     return result;
+  } catch (err) {
+    opts.window?.abort();
+    throw err;
   } finally {
     for (const system of Object.keys(s.upstreamLatencyMs ?? {})) await setUpstreamLatency(stack, system as 'hlr' | 'sim', 0);
   }

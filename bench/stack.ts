@@ -6,6 +6,7 @@ import { StartedProcess, StartOptions, commandSucceeds, startNode } from '../too
 import { canConnect, freePort, waitForHttp, waitForStore } from '../tools/process-kit/net-wait';
 import { PostgresProcess } from '../tools/process-kit/postgres-server';
 import { RedisProcess, startRedis } from '../tools/process-kit/redis-server';
+import { INSPECT_HOST } from './alloc-profile';
 import { AUDIT_OFF_ENV, auditPostgresEnv, startAuditPostgres } from './audit-postgres';
 import { Placement } from './processes';
 import { ReplicatedRedis, startReplicatedRedis, stopReplicatedRedis, waitEnv } from './replicated-redis';
@@ -40,6 +41,8 @@ export interface RunningTarget {
   pid: number;
   /** What /readyz said about the state store (service only). */
   storeMode?: string;
+  /** The inspector's port on 127.0.0.1, when started with `inspect` (--alloc-profile). */
+  inspectPort?: number;
   stop(): Promise<void>;
 }
 
@@ -119,10 +122,12 @@ const BASELINE_FILES = {
 
 /**
  * Starts the server under test on its own port: the service (production mode) or a baseline.
- * `env` adds to (or overrides) a service's environment (F1's webhook settings).
+ * `env` adds to (or overrides) a service's environment (F1's webhook settings); `inspect` opens
+ * a service's inspector on a free port of 127.0.0.1 (never another address: it runs any code it is sent).
  */
-export async function startTarget(stack: Stack, target: Target, opts: { cpuProfDir?: string; env?: Record<string, string> } = {}): Promise<RunningTarget> {
+export async function startTarget(stack: Stack, target: Target, opts: { cpuProfDir?: string; env?: Record<string, string>; inspect?: boolean } = {}): Promise<RunningTarget> {
   const port = await freePort();
+  const inspectPort = opts.inspect ? await freePort() : undefined;
   const url = `http://127.0.0.1:${port}`;
   const base = { PATH: process.env.PATH, PORT: String(port), NODE_ENV: 'production' };
   // The server under test runs on its own CPU when pinned; its stdout is kept short (a tail for errors).
@@ -148,6 +153,7 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
     case 'fanout':
     case 'waitrepl': {
       const prof = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
+      if (inspectPort !== undefined) prof.push(`--inspect=${INSPECT_HOST}:${inspectPort}`);
       // BENCH_SERVICE_ROOT: another checkout's build, for a before/after run against the same baselines.
       // 'alt' (scenario S1alt) is a second service beside the first, for paired A/B rounds:
       // BENCH_ALT_ROOT (another build) and/or BENCH_ALT_NODE_FLAGS (other V8 settings).
@@ -191,6 +197,7 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
   }
   const running: RunningTarget = { target, url, pid: proc.pid, stop: async () => { await proc.stop(); } };
   if (target === 'service' || target === 'alt' || target === 'auditpg' || target === 'fanout' || target === 'waitrepl') {
+    if (inspectPort !== undefined) running.inspectPort = inspectPort;
     await waitForHttp(`${url}/readyz`);
     running.storeMode = await waitForStore(url, 'redis', { timeoutMs: 15_000 });
   }

@@ -2,7 +2,13 @@ import { FANOUT_DEFAULTS, QUICK_SCENARIOS, UsageError, argsOrExit, parseBenchArg
 
 describe('npm run bench arguments (node:util parseArgs, strict)', () => {
   it('when no argument is given, then the full run with the soak is the default', () => {
-    expect(parseBenchArgs([])).toMatchObject({ soak: true, profile: false, only: undefined, durationS: 12, warmupS: 3, rounds: 3, pin: true });
+    expect(parseBenchArgs([])).toMatchObject({ soak: true, profile: false, allocProfile: false, only: undefined, durationS: 12, warmupS: 3, rounds: 3, pin: true });
+  });
+
+  it('when --alloc-profile is given, then allocations are sampled, with or without --profile, and nothing else changes', () => {
+    expect(parseBenchArgs(['--only=S1', '--alloc-profile'])).toMatchObject({ allocProfile: true, profile: false, only: new Set(['S1']), soak: false });
+    expect(parseBenchArgs(['--alloc-profile', '--profile'])).toMatchObject({ allocProfile: true, profile: true, soak: true });
+    expect(parseBenchArgs(['--no-alloc-profile']).allocProfile).toBe(false);
   });
 
   it('when --quick is given, then it includes the CAMARA hit (C1) and S1 with audit on PostgreSQL, each compared with S1', () => {
@@ -22,6 +28,7 @@ describe('npm run bench arguments (node:util parseArgs, strict)', () => {
 
   it.each([
     [['--secret'], /Unknown option '--secret'/],
+    [['--alloc-profile=yes'], /--alloc-profile/],
     [['--duration=abc'], /--duration needs a positive number, got "abc"/],
     [['--duration'], /--duration/],
     [['--rounds=0'], /--rounds needs a positive number/],
