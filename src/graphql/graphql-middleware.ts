@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { RequestHandler, Router } from 'express';
 import { buildSchema } from 'graphql';
@@ -76,6 +76,10 @@ export async function createGraphqlMiddleware(deps: GraphqlDeps): Promise<Graphq
     plugins: [
       // The default landing page loads Apollo Sandbox from the internet.
       ApolloServerPluginLandingPageDisabled(),
+      // Cache hints are not used (every answer is personal data, sent with Cache-Control: no-store
+      // by the security headers), and the cache-control plugin wraps every field's resolver: in a
+      // 50-number signals query that was a quarter of the allocations (docs/performance.md).
+      ApolloServerPluginCacheControlDisabled(),
       costLimitPlugin(MAX_COST, verificationCostModel(MAX_BATCH)),
       responsePlugin(deps.logger),
     ],
