@@ -65,7 +65,7 @@ export async function runScenario(stack: Stack, target: RunningTarget, s: Scenar
   try {
     const numbers = numberBase(s, opts.round, opts.rounds);
     await preflight(target.url, stack.creds, s, numbers.preflight);
-    const service = target.target === 'service';
+    const service = target.target === 'service' || target.target === 'alt';
     const before = service ? await scrapeCounters(target.url) : undefined;
     const costs = await startCosts(stack.redis.url, stack.redis.pid());
     const sampler = new RssSampler(target.pid);
