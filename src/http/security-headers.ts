@@ -23,4 +23,3 @@ const HEADERS: readonly (readonly [string, string])[] = Object.freeze([
 export function setSecurityHeaders(res: Response): void {
   for (let i = 0; i < HEADERS.length; i++) res.setHeader(HEADERS[i][0], HEADERS[i][1]);
 }
-

@@ -79,7 +79,7 @@ export function routedTxns(parts: RoutedParts): TxnStore {
       return claim;
     }),
     complete: (key: string, fingerprint: string, outcome: string, ttlS: number): Promise<void> => route(() => journal.hasTxn(key)
-      ? settled(key).then(() => shared.txns.complete(key, fingerprint, outcome, ttlS))
+      ? journal.settleTxn(key, shared.txns, now()).then(() => shared.txns.complete(key, fingerprint, outcome, ttlS))
       : shared.txns.complete(key, fingerprint, outcome, ttlS), async () => {
       // Never refused: the answer is already given, and forgetting it would allow a duplicate.
       await memory.txns.complete(key, fingerprint, outcome, ttlS);

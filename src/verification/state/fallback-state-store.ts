@@ -112,14 +112,7 @@ export class FallbackStateStore implements StateStore {
    */
   private route<T>(op: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
     if (!this.up) return attempt(fallback);
-    let call: Promise<T>;
-    try {
-      call = this.guard(op());
-    } catch (err) {
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes on what op threw, as an async function would
-      call = Promise.reject(err);
-    }
-    return call.then(undefined, (err: unknown) => this.routeFailed(err, fallback));
+    return this.guard(attempt(op)).then(undefined, (err: unknown) => this.routeFailed(err, fallback));
   }
 
   private routeFailed<T>(err: unknown, fallback: () => Promise<T>): Promise<T> {

@@ -64,27 +64,30 @@ export function isNotASubscriber(contentType: unknown, body: unknown, msisdn: st
   return isPlainObject(body) && body.msisdn === msisdn;
 }
 
-/**
- * A GET-a-JSON-record upstream (CONTRACT §3) behind its own circuit breaker. Each call has
- * a hard deadline that aborts the request; 5xx, timeouts, connection errors, unreadable
- * bodies and any 404 but the contract's count against the breaker; the contract's 404
- * (isNotASubscriber) resolves to null ("not a subscriber").
- */
+/** The one header every upstream call sends. */
+const UPSTREAM_HEADERS = { accept: 'application/json' } as const;
+
 /**
  * axios merges the instance's defaults into every call's config, deep-copying the headers
  * object with its per-method sections, and this is most of what axios costs a cache miss
- * (docs/performance.md). These calls are all GET, with the one header set above, from a server
+ * (docs/performance.md). These calls are all GET, with one header, from a server
  * (no browser cookies): the per-method header sections and the XSRF cookie settings are
  * dropped from the defaults, so each call merges only what it uses. (Dropping `env` and
  * `transitional` as well measured no further gain, so they stay.)
  */
 function trimDefaults(instance: AxiosInstance): void {
   const defaults = instance.defaults as unknown as Record<string, unknown>;
-  defaults.headers = { accept: 'application/json' };
+  defaults.headers = { ...UPSTREAM_HEADERS };
   delete defaults.xsrfCookieName;
   delete defaults.xsrfHeaderName;
 }
 
+/**
+ * A GET-a-JSON-record upstream (CONTRACT §3) behind its own circuit breaker. Each call has
+ * a hard deadline that aborts the request; 5xx, timeouts, connection errors, unreadable
+ * bodies and any 404 but the contract's count against the breaker; the contract's 404
+ * (isNotASubscriber) resolves to null ("not a subscriber").
+ */
 export class HttpUpstream<T> {
   private readonly http: AxiosInstance;
   private readonly pool: UndiciAdapter | undefined;
@@ -105,7 +108,7 @@ export class HttpUpstream<T> {
       validateStatus: () => true,
       maxRedirects: 0,
       maxContentLength: 64 * 1024,
-      headers: { accept: 'application/json' },
+      headers: { ...UPSTREAM_HEADERS },
     });
     trimDefaults(this.http);
     this.breaker = new CircuitBreaker((path: string, msisdn: string) => this.call(path, msisdn), {
