@@ -5,6 +5,7 @@ import { Partner, PartnerRegistry } from './partners';
 
 const partnerSchema = z.object({
   name: z.string().min(1).max(64),
+  kind: z.enum(['partner', 'internal']).default('partner'),
   apiKey: z.string().regex(/^[A-Za-z0-9._~-]{4,128}$/, 'apiKey must be 4-128 URL-safe characters'),
   secret: z.string().min(1).optional(),
   secretEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
@@ -69,6 +70,7 @@ export function parsePartners(json: unknown, path: string, env: NodeJS.ProcessEn
     const partner: Partner = {
       name: p.name, apiKey: p.apiKey, secret, operations: new Set(p.operations), enabled: p.enabled, signature: p.signature,
     };
+    if (p.kind === 'internal') partner.kind = 'internal';
     if (p.rateLimit) partner.rateLimit = p.rateLimit;
     if (p.purpose) partner.purpose = p.purpose;
     return partner;

@@ -3,8 +3,16 @@ import { RateLimit } from '../verification/ports/state-store';
 
 export type SignatureScheme = 'md5' | 'hmac-sha256';
 
+/**
+ * Who the caller is to the operator (CONTRACT §2): a `partner` sees on GraphQL exactly what its
+ * CAMARA calls would reveal; an `internal` app of the operator's own gets the operator's view.
+ */
+export type PartnerKind = 'partner' | 'internal';
+
 export interface Partner {
   name: string;
+  /** Absent: `partner`. */
+  kind?: PartnerKind;
   apiKey: string;
   secret: string;
   operations: ReadonlySet<Operation>;
