@@ -30,5 +30,5 @@ export const LABELS = {
   breakerState: keys<BreakerState>({ closed: true, open: true, half_open: true }),
   storeMode: keys<StoreMode>({ memory: true, redis: true, degraded: true }),
   replicationWait: keys<ReplicationWaitOutcome>({ acked: true, short: true, skipped: true }),
-  stateStoreFailure: keys<StateStoreFailure>({ command_error: true, degraded_full: true }),
+  stateStoreFailure: keys<StateStoreFailure>({ command_error: true, degraded_full: true, timeout: true }),
 } as const;

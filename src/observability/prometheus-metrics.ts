@@ -84,7 +84,7 @@ export class PrometheusMetrics implements Metrics {
     });
     this.storeFailures = new Counter({
       name: 'verify_state_store_failures_total',
-      help: 'State store calls that failed without an outage: command_error (a bug, answered 500; the store stays on Redis), degraded_full (a new txn_id refused with 503: degraded memory budget full).',
+      help: 'State store calls that failed without an outage: command_error (a bug, answered 500; the store stays on Redis), degraded_full (a new txn_id refused with 503: degraded memory budget full), timeout (a command outlived REDIS_COMMAND_TIMEOUT_MS on a standing connection: slow, not down; a txn_id claim is answered 503 and released).',
       labelNames: ['outcome'],
       registers,
     });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ConflictError, NotSubscriberError } from '../errors/domain-errors';
 import { Metrics } from './ports/metrics';
 import { TxnClaim, TxnStore } from './ports/state-store';
@@ -22,7 +23,17 @@ export interface TxnTicket {
   key: string;
   fingerprint: string;
   ttlS: number;
+  /** Unique to this request: tells its claim from another instance's claim of the same request. */
+  owner: string;
 }
+
+/*
+ * Owner tokens: this process's random prefix and a counter, unique across a fleet without a
+ * random draw per request (the hot path makes one per txn_id).
+ */
+const OWNER_PREFIX = randomBytes(6).toString('base64url');
+let ownerSeq = 0;
+const nextOwner = () => `${OWNER_PREFIX}${(ownerSeq++).toString(36)}`;
 
 /** A final answer worth replaying: a result, or a "not a subscriber" refusal. */
 type StoredOutcome = { r: VerificationResult } | { e: 'not_subscriber'; m: string };
@@ -50,7 +61,7 @@ export class TxnGuard {
 
   /** The claim a request with this txn_id makes. Keys are `<api key>:<txn_id>` (the port's rule). */
   ticket(partnerKey: string, txnId: string, input: VerificationInput): TxnTicket {
-    return { key: `${partnerKey}:${txnId}`, fingerprint: fingerprintOf(input), ttlS: this.settings.inFlightTtlS };
+    return { key: `${partnerKey}:${txnId}`, fingerprint: fingerprintOf(input), ttlS: this.settings.inFlightTtlS, owner: nextOwner() };
   }
 
   /**
@@ -61,7 +72,7 @@ export class TxnGuard {
    * awaited first.
    */
   async settle(ticket: TxnTicket, claim: TxnClaim, work: () => Promise<VerificationResult>): Promise<Answer> {
-    const { key, fingerprint } = ticket;
+    const { key, fingerprint, owner } = ticket;
     switch (claim.status) {
       case 'claimed':
         break;
@@ -90,7 +101,7 @@ export class TxnGuard {
         const recorded = this.record(key, fingerprint, { e: 'not_subscriber', m: err.reason });
         if (this.settings.recordBeforeAnswer) await recorded;
       } else {
-        await this.store.release(key, fingerprint).catch(this.onStoreError);
+        await this.store.release(key, fingerprint, owner).catch(this.onStoreError);
       }
       throw err;
     }

@@ -26,7 +26,7 @@ describe('degraded mode with its txn_id memory full', () => {
     const shared = new RedisStateStore({ url: redis.url, commandTimeoutMs: 300, keyPrefix: 'budget:', clock: systemClock });
     const memory = new MemoryStateStore({ clock: systemClock, maxCacheEntries: 100, maxTxnEntries: bound.maxTxnEntries });
     const store = new FallbackStateStore(shared, memory, {
-      clock: systemClock, logger: createLogger('silent'), metrics, commandTimeoutMs: 300, probeIntervalMs: 200,
+      clock: systemClock, logger: createLogger('silent'), metrics, commandTimeoutMs: 300, healthTimeoutMs: 300, probeIntervalMs: 200,
       maxJournalEntries: 100, maxDegradedTxnBytes: bound.maxDegradedTxnBytes,
     });
     await waitForMode(store, 'redis');

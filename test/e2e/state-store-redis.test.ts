@@ -96,7 +96,7 @@ describe('a programming error inside a Redis adapter', () => {
     redisStore = new RedisStateStore({ url: redis.url, commandTimeoutMs: 500, keyPrefix: 'bug:', clock: systemClock });
     const memory = new MemoryStateStore({ clock: systemClock, maxCacheEntries: 100, maxTxnEntries: 100 });
     store = new FallbackStateStore(redisStore, memory, {
-      clock: systemClock, logger: createLogger('silent'), metrics, commandTimeoutMs: 500, probeIntervalMs: 1000, maxJournalEntries: 100, maxDegradedTxnBytes: 1_000_000,
+      clock: systemClock, logger: createLogger('silent'), metrics, commandTimeoutMs: 500, healthTimeoutMs: 500, probeIntervalMs: 1000, maxJournalEntries: 100, maxDegradedTxnBytes: 1_000_000,
     });
     await waitForMode(store, 'redis');
   });

@@ -16,9 +16,10 @@ export type ReplicationWaitOutcome = 'acked' | 'short' | 'skipped';
 /**
  * A state store call that failed without being an outage: a command or programming error
  * surfaced as a 500 (command_error), or a new txn_id refused with 503 because degraded mode's
- * memory budget is full (degraded_full).
+ * memory budget is full (degraded_full), or a command that outlived its timeout on a standing
+ * connection (timeout: slow, not down; its outcome unknown, a txn_id claim answered 503).
  */
-export type StateStoreFailure = 'command_error' | 'degraded_full';
+export type StateStoreFailure = 'command_error' | 'degraded_full' | 'timeout';
 
 /** What the domain and adapters report; the Prometheus module implements it. Labels are bounded sets. */
 export interface Metrics {

@@ -52,12 +52,19 @@ export type TxnClaim =
  * Admission.admit relies on that to charge and claim in one atomic step.
  */
 export interface TxnStore {
-  /** Atomically claims a txn_id key for a request fingerprint, unless already held. */
-  claim(key: string, fingerprint: string, ttlS: number): Promise<TxnClaim>;
+  /**
+   * Atomically claims a txn_id key for a request fingerprint, unless already held. `owner`, a
+   * token unique to this request, lets a shared store tell this claim from another instance's
+   * claim of the same request (see release).
+   */
+  claim(key: string, fingerprint: string, ttlS: number, owner?: string): Promise<TxnClaim>;
   /** Records the final answer of a claimed txn_id so retries replay it. */
   complete(key: string, fingerprint: string, outcome: string, ttlS: number): Promise<void>;
-  /** Frees a claimed txn_id (after a 9999), only if it still holds this fingerprint. */
-  release(key: string, fingerprint: string): Promise<void>;
+  /**
+   * Frees a claimed txn_id (after a 9999), only if it still holds this fingerprint's unfinished
+   * claim; with `owner`, only the claim that owner made.
+   */
+  release(key: string, fingerprint: string, owner?: string): Promise<void>;
 }
 
 export interface RateLimit {
@@ -97,7 +104,7 @@ export interface AdmissionRequest {
   /** The partner's bucket (key: its api key); absent when the partner has no limit. */
   rate?: { key: string; limit: RateLimit; cost: number };
   /** The txn_id to claim (key: `<api key>:<txn_id>`), only once the charge is allowed. */
-  txn?: { key: string; fingerprint: string; ttlS: number };
+  txn?: { key: string; fingerprint: string; ttlS: number; owner?: string };
 }
 
 /** `claim` is present exactly when a txn was asked for and the rate limit allowed it. */

@@ -1,5 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
-import { StateSettings } from '../../config/state-settings';
+import { StateSettings, healthTimeoutMs } from '../../config/state-settings';
 import { Clock } from '../../kernel/clock';
 import { Metrics } from '../ports/metrics';
 import { StateStore } from '../ports/state-store';
@@ -65,6 +65,7 @@ export function createStateStore(config: StateSettings, deps: StateStoreDeps): S
     logger,
     metrics,
     commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+    healthTimeoutMs: healthTimeoutMs(config),
     probeIntervalMs: PROBE_INTERVAL_MS,
     maxJournalEntries: config.MEMORY_TXN_MAX_ENTRIES,
     maxDegradedTxnBytes: degradedTxnBudgetBytes(),

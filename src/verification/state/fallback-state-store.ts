@@ -16,6 +16,11 @@ export interface FallbackDeps {
   metrics: Metrics;
   /** No call to the backend may take longer than this (REDIS_COMMAND_TIMEOUT_MS). */
   commandTimeoutMs: number;
+  /**
+   * How long the health check keeps asking before it judges Redis unavailable
+   * (REDIS_HEALTH_TIMEOUT_MS): a command that outlives commandTimeoutMs is only slow.
+   */
+  healthTimeoutMs: number;
   /** How often the backend is checked, while up (to notice a silent loss) and while down. */
   probeIntervalMs: number;
   /** Queued cache evictions kept for Redis at most (the oldest are dropped past it). */
@@ -42,6 +47,13 @@ class DeadlineError extends Error {
  *   on Redis before its first use, so a txn_id answered during the outage stays answered.
  * While degraded no call waits on Redis at all; a probe every probeIntervalMs (and every
  * "ready" from the client) brings state back to Redis without a restart.
+ *
+ * Slow is not down (CONTRACT §1.4): a command that outlives the command timeout while the
+ * connection stands does not move state to memory, since the other instances still use Redis
+ * and a txn_id claimed in this instance's memory could be answered fresh by them too. The call
+ * gets its operation's answer for "outcome unknown" (a cache miss, or 9999/503 for a claim,
+ * whose claim is then released) and a health check starts; only a connection lost or a health
+ * check unanswered for healthTimeoutMs makes the store degraded.
  */
 export class FallbackStateStore implements StateStore {
   readonly cache: Cache;
@@ -66,7 +78,7 @@ export class FallbackStateStore implements StateStore {
       overflowLogged = true;
     });
     this.budget = new DegradedTxnBudget(memory.txns, this.journal, deps.maxDegradedTxnBytes, deps);
-    const parts: RoutedParts = { shared, memory, journal: this.journal, budget: this.budget, clock: deps.clock, route: (op, fallback) => this.route(op, fallback) };
+    const parts: RoutedParts = { shared, memory, journal: this.journal, budget: this.budget, clock: deps.clock, route: (op, fallback, slow) => this.route(op, fallback, slow) };
     this.cache = routedCache(parts);
     this.txns = routedTxns(parts);
     this.rateLimiter = routedRateLimiter(parts);
@@ -110,12 +122,17 @@ export class FallbackStateStore implements StateStore {
    * A plain promise chain rather than an async function: this runs three times per cache hit,
    * and the async frame and its extra promise were measurable allocations (docs/performance.md).
    */
-  private route<T>(op: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
+  private route<T>(op: () => Promise<T>, fallback: () => Promise<T>, slow: (err: Error) => Promise<T>): Promise<T> {
     if (!this.up) return attempt(fallback);
-    return this.guard(attempt(op)).then(undefined, (err: unknown) => this.routeFailed(err, fallback));
+    return this.guard(attempt(op)).then(undefined, (err: unknown) => this.routeFailed(err, fallback, slow));
   }
 
-  private routeFailed<T>(err: unknown, fallback: () => Promise<T>): Promise<T> {
+  private routeFailed<T>(err: unknown, fallback: () => Promise<T>, slow: (err: Error) => Promise<T>): Promise<T> {
+    if (this.timedOut(err)) {
+      this.deps.metrics.stateStoreFailure('timeout');
+      void this.check();
+      return slow(err as Error);
+    }
     if (!this.unavailable(err)) {
       // A bug, not an outage: it surfaces (the error handler logs it with its cause, 500)
       // and the store stays on Redis, so no bug can hide behind the fallback.
@@ -130,6 +147,11 @@ export class FallbackStateStore implements StateStore {
     return err instanceof DeadlineError || this.shared.isUnavailable(err);
   }
 
+  /** The call outlived its deadline on a connection that has not failed: its outcome is unknown. */
+  private timedOut(err: unknown): boolean {
+    return err instanceof DeadlineError || this.shared.isTimeout(err);
+  }
+
   /**
    * The command timeout as a hard deadline: a cluster's redirections and retries included.
    * On a standalone server each command's own timeout is that bound already; a timer and a
@@ -139,10 +161,10 @@ export class FallbackStateStore implements StateStore {
     return this.shared.boundsEachCall ? p : this.deadline(p);
   }
 
-  private deadline<T>(p: Promise<T>): Promise<T> {
+  private deadline<T>(p: Promise<T>, timeoutMs = this.deps.commandTimeoutMs): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DeadlineError(`state store call exceeded ${this.deps.commandTimeoutMs} ms`)), this.deps.commandTimeoutMs);
+      timer = setTimeout(() => reject(new DeadlineError(`state store call exceeded ${timeoutMs} ms`)), timeoutMs);
     });
     p.catch(() => undefined); // a late rejection after the deadline is already handled
     return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
@@ -182,7 +204,7 @@ export class FallbackStateStore implements StateStore {
     }
     this.busy = true;
     try {
-      await this.deadline(this.shared.probe());
+      await this.healthy();
       if (!this.up) this.markUp();
       if (this.journal.size > 0) await this.drain();
     } catch (err) {
@@ -201,6 +223,16 @@ export class FallbackStateStore implements StateStore {
         void this.check();
       }
     }
+  }
+
+  /**
+   * The health check: every node answers a probe within healthTimeoutMs (a late answer proves
+   * the connection serves; only silence or a failed connection fails it). While degraded, within
+   * the command timeout, so state returns to Redis once it answers as a request would need.
+   */
+  private healthy(): Promise<void> {
+    const timeoutMs = this.up ? this.deps.healthTimeoutMs : this.deps.commandTimeoutMs;
+    return this.deadline(this.shared.probe(timeoutMs), timeoutMs);
   }
 
   /** Once up, nothing new reaches the journal, so this ends; a failure leaves the rest for later. */

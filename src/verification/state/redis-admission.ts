@@ -24,7 +24,7 @@ export class RedisAdmission implements AdmissionControl {
     if (rate && txn) {
       const [allowed, retryAfterMs, held] = await this.client.vcAdmit(
         rateKey(this.keyPrefix, rate.key), txnKey(this.keyPrefix, txn.key), ...this.rateLimiter.takeArgs(rate.limit, rate.cost),
-        inFlightValue(txn.fingerprint), ttlMsOf(txn.ttlS));
+        inFlightValue(txn.fingerprint, txn.owner), ttlMsOf(txn.ttlS));
       if (allowed !== 1) return { status: 'refused', retryAfterMs };
       return { status: 'admitted', claim: claimOf(held) };
     }
@@ -32,7 +32,7 @@ export class RedisAdmission implements AdmissionControl {
       const decision = await this.rateLimiter.take(rate.key, rate.limit, rate.cost);
       return decision.allowed ? { status: 'admitted' } : { status: 'refused', retryAfterMs: decision.retryAfterMs };
     }
-    if (txn) return { status: 'admitted', claim: await this.txns.claim(txn.key, txn.fingerprint, txn.ttlS) };
+    if (txn) return { status: 'admitted', claim: await this.txns.claim(txn.key, txn.fingerprint, txn.ttlS, txn.owner) };
     return { status: 'admitted' };
   }
 }

@@ -1,4 +1,4 @@
-import { Cluster, Redis } from 'ioredis';
+import { Cluster, Command, Redis } from 'ioredis';
 import { defineStateScripts } from './redis-scripts';
 import { RedisUnavailableError } from './redis-unavailable';
 
@@ -90,10 +90,23 @@ export function watchConnection(client: RedisClient, listener: (event: Connectio
   }
 }
 
-/** Resolves when every master answers (and, on a cluster, every slot is served). */
-export async function probe(client: RedisClient): Promise<void> {
+/**
+ * A PING that waits up to timeoutMs for its answer, whatever the client's command timeout: a
+ * command's timer is set once, so one set here first is the one that counts. A late answer
+ * still proves the connection serves (the health check's question); a silent one does not.
+ */
+function pingWithin(node: Redis, timeoutMs: number): Promise<unknown> {
+  const ping = new Command('ping', []);
+  ping.setTimeout(timeoutMs);
+  return node.sendCommand(ping) as Promise<unknown>;
+}
+
+/**
+ * Resolves when every master answers within timeoutMs (and, on a cluster, every slot is served).
+ */
+export async function probe(client: RedisClient, timeoutMs: number): Promise<void> {
   if (!(client instanceof Cluster)) {
-    await client.ping();
+    await pingWithin(client, timeoutMs);
     return;
   }
   if (client.status !== 'ready') throw new RedisUnavailableError(`cluster is ${client.status}`);
@@ -103,7 +116,7 @@ export async function probe(client: RedisClient): Promise<void> {
   const masters = client.nodes('master');
   if (masters.length === 0) throw new RedisUnavailableError('cluster has no reachable master');
   const infos = await Promise.all(masters.map(async (m) => {
-    await m.ping();
+    await pingWithin(m, timeoutMs);
     return m.cluster('INFO');
   }));
   if (!infos.every((i) => /cluster_state:ok/.test(String(i)))) throw new RedisUnavailableError('cluster_state is not ok');

@@ -8,7 +8,7 @@ import { Cluster, Redis, Result } from 'ioredis';
  * needs nothing from us.
  *
  * txn_id record values (see redis-txn-store.ts):
- *   in flight: "c" .. fingerprint
+ *   in flight: "c" .. fingerprint [.. "\x1f" .. owner token]
  *   done:      "d" .. len(fingerprint) .. ":" .. fingerprint .. outcome
  */
 
@@ -19,12 +19,13 @@ return redis.call('GET', KEYS[1])
 `;
 
 /**
- * Stores the outcome unless another request's fingerprint holds the key.
+ * Stores the outcome unless another request's fingerprint holds the key. This fingerprint's
+ * claim counts whoever made it (with or without an owner token after a 0x1F).
  * ARGV: in-flight value of this fingerprint, done-prefix of this fingerprint, done value, ttl ms.
  */
 const TXN_COMPLETE = `
 local v = redis.call('GET', KEYS[1])
-if v and v ~= ARGV[1] and string.sub(v, 1, #ARGV[2]) ~= ARGV[2] then return 0 end
+if v and v ~= ARGV[1] and string.sub(v, 1, #ARGV[1] + 1) ~= ARGV[1] .. '\\31' and string.sub(v, 1, #ARGV[2]) ~= ARGV[2] then return 0 end
 redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
 return 1
 `;

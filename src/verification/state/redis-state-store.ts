@@ -7,7 +7,7 @@ import { RedisQuotaCounter } from './redis-quota-counter';
 import { RedisRateLimiter } from './redis-rate-limiter';
 import { ReplicationWait, ReplicationWaitOptions } from './redis-replication-wait';
 import { RedisTxnStore } from './redis-txn-store';
-import { isRedisUnavailable } from './redis-unavailable';
+import { isRedisTimeout, isRedisUnavailable } from './redis-unavailable';
 
 export interface RedisStateStoreOptions extends RedisConnectionOptions {
   /** Prepended to every key (REDIS_KEY_PREFIX), so services can share a Redis. */
@@ -57,8 +57,12 @@ export class RedisStateStore implements StateStore {
   }
 
   /** Resolves when Redis answers on every master; rejects otherwise. */
-  probe(): Promise<void> {
-    return probe(this.client);
+  probe(timeoutMs: number): Promise<void> {
+    return probe(this.client, timeoutMs);
+  }
+
+  isTimeout(err: unknown): boolean {
+    return isRedisTimeout(err);
   }
 
   isUnavailable(err: unknown): boolean {

@@ -5,17 +5,26 @@ import { ReplicationWait } from './redis-replication-wait';
 
 /*
  * One string per txn_id under `<prefix>{<apiKey>}:t:<txn_id>` (redis-keys.ts), with a Redis TTL:
- *   in flight: "c<fingerprint>"                            TTL = TXN_IN_FLIGHT_TTL_S
+ *   in flight: "c<fingerprint>[\x1f<owner>]"                TTL = TXN_IN_FLIGHT_TTL_S
  *   done:      "d<length of fingerprint>:<fingerprint><outcome>"   TTL = TXN_TTL_S
  * The length prefix lets the outcome follow the fingerprint without an escape scheme, and lets
  * the scripts compare a fingerprint by plain prefix match (redis-scripts.ts). Only this file
  * parses values; the length is in UTF-16 units because only JavaScript reads it.
  */
-export const inFlightValue = (fingerprint: string) => `c${fingerprint}`;
+/**
+ * A claim may carry its request's owner token after a 0x1F (never in a fingerprint: operation,
+ * digits and `+`, max_age), so a release after a timed-out claim frees only that request's claim.
+ */
+const OWNER_SEPARATOR = '\x1f';
+export const inFlightValue = (fingerprint: string, owner?: string) =>
+  owner === undefined ? `c${fingerprint}` : `c${fingerprint}${OWNER_SEPARATOR}${owner}`;
 export const donePrefix = (fingerprint: string) => `d${fingerprint.length}:${fingerprint}`;
 
 export function decodeTxnRecord(raw: string): TxnClaim | null {
-  if (raw.startsWith('c')) return { status: 'in-flight', fingerprint: raw.slice(1) };
+  if (raw.startsWith('c')) {
+    const end = raw.indexOf(OWNER_SEPARATOR);
+    return { status: 'in-flight', fingerprint: raw.slice(1, end < 0 ? undefined : end) };
+  }
   if (!raw.startsWith('d')) return null;
   const colon = raw.indexOf(':');
   const len = Number(raw.slice(1, colon));
@@ -40,8 +49,8 @@ export function claimOf(held: string | null | undefined): TxnClaim {
 export class RedisTxnStore implements TxnStore {
   constructor(private readonly client: RedisClient, private readonly keyPrefix: string, private readonly replication?: ReplicationWait) {}
 
-  async claim(key: string, fingerprint: string, ttlS: number): Promise<TxnClaim> {
-    return claimOf(await this.client.vcTxnClaim(txnKey(this.keyPrefix, key), inFlightValue(fingerprint), ttlMsOf(ttlS)));
+  async claim(key: string, fingerprint: string, ttlS: number, owner?: string): Promise<TxnClaim> {
+    return claimOf(await this.client.vcTxnClaim(txnKey(this.keyPrefix, key), inFlightValue(fingerprint, owner), ttlMsOf(ttlS)));
   }
 
   async complete(key: string, fingerprint: string, outcome: string, ttlS: number): Promise<void> {
@@ -52,7 +61,7 @@ export class RedisTxnStore implements TxnStore {
     else await send();
   }
 
-  async release(key: string, fingerprint: string): Promise<void> {
-    await this.client.vcTxnRelease(txnKey(this.keyPrefix, key), inFlightValue(fingerprint));
+  async release(key: string, fingerprint: string, owner?: string): Promise<void> {
+    await this.client.vcTxnRelease(txnKey(this.keyPrefix, key), inFlightValue(fingerprint, owner));
   }
 }

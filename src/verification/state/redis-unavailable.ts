@@ -59,3 +59,12 @@ export function isRedisUnavailable(err: unknown): boolean {
   // Only a plain Error may match by message: a TypeError saying "Connection is closed." is still a bug.
   return err.constructor === Error && UNAVAILABLE_MESSAGE.test(err.message);
 }
+
+/**
+ * True when err says only that a command outlived its timeout: the connection may be sound and
+ * the command may still run. Slow is not unavailable: a txn_id claim that timed out has an
+ * unknown outcome (answered 9999/503), and only a failed health check moves state to memory.
+ */
+export function isRedisTimeout(err: unknown): boolean {
+  return err instanceof Error && err.constructor === Error && /^Command timed out/.test(err.message);
+}
