@@ -95,6 +95,9 @@ export async function runFanout(stack: Stack, s: FanoutSettings, cpuProfDir?: st
         WEBHOOK_CONCURRENCY: String(s.concurrency),
         WEBHOOK_SINK_CONCURRENCY: String(s.sinkConcurrency),
         REDIS_KEY_PREFIX: KEY_PREFIX,
+        // One partner holds every subscription of the run (warm-up and measured): the per-partner
+        // cap (1,000 by default, CONTRACT §8's abuse limit) is raised to exactly what F1 creates.
+        SUBSCRIPTIONS_MAX_PER_PARTNER: String(WARMUP_NUMBERS * s.sinks + s.subscriptions),
       },
     });
     const url = target.url;
