@@ -3,11 +3,12 @@ import { join } from 'node:path';
 
 /**
  * README's "How the code is laid out" section, generated from the tree so that it cannot go
- * stale: every folder of src/ (and its two root files) and every top-level folder must have
+ * stale: every folder of src/ (and its root files) and every top-level folder must have
  * exactly one line here, and test/infra/code-layout.test.ts fails when README disagrees.
  */
 export const DESCRIPTIONS: Readonly<Record<string, string>> = {
-  'src/main.ts': 'process entry: config, signals (SIGTERM/SIGINT drain, SIGHUP reload)',
+  'src/main.ts': 'process entry: the Node.js version check, then run-service.ts (loaded only after it)',
+  'src/run-service.ts': 'the service process: config, signals (SIGTERM/SIGINT drain, SIGHUP reload), start-up lines',
   'src/server.ts': 'composition root: builds every adapter and feature (createX factories), the app; start/stop',
   'src/verification/': 'the core: verification service (admission, txn, cache, upstream facts), ports, state stores, upstream clients',
   'src/legacy-rest/': 'the two signed REST operations: routes, signature auth, bodies, the legacy error middleware',

@@ -13,7 +13,7 @@ export class AuditUnavailableError extends domainError('AUDIT_UNAVAILABLE') {}
 export interface AuditSubject {
   partner: Partner;
   context: AuditContext;
-  /** `kyc`, `sim_swap`, or a CAMARA operation name. */
+  /** The registry operation, then `.` and the CAMARA operation for a CAMARA call (`kyc`, `sim_swap.check`): audit-operation.ts. */
   operation: string;
   /** Normalised international form. */
   msisdn: string;

@@ -61,7 +61,7 @@ export class CallForwardingSignalService {
   async unconditional(grant: AccessGrant, body: unknown, correlator: string): Promise<ForwardingAnswer<boolean>> {
     requireScope(grant, [SCOPES.unconditionalCallForwardings]);
     const phoneNumber = parseBody(grant, body);
-    return this.tracked(grant, phoneNumber, correlator, async (msisdn) => {
+    return this.tracked(grant, phoneNumber, 'unconditional-call-forwardings', correlator, async (msisdn) => {
       const active = activeForwardings(await this.deps.hlrFacts(msisdn));
       return { msisdn, value: active.includes('unconditional') };
     });
@@ -72,14 +72,15 @@ export class CallForwardingSignalService {
     requireScope(grant, [SCOPES.callForwardings]);
     if (!this.deps.listOffered) throw new CallForwardingListNotOfferedError('this operator does not offer the list of call forwarding services');
     const phoneNumber = parseBody(grant, body);
-    return this.tracked(grant, phoneNumber, correlator, async (msisdn) => {
+    return this.tracked(grant, phoneNumber, 'call-forwardings', correlator, async (msisdn) => {
       const active = activeForwardings(await this.deps.hlrFacts(msisdn));
       return { msisdn, value: active.length === 0 ? ['inactive'] : [...active] };
     });
   }
 
-  /** Audited and charged under the registry operation, as the usage report counts it. */
-  private tracked<T>(grant: AccessGrant, phoneNumber: string | undefined, correlator: string, work: (msisdn: string) => Promise<T>): Promise<T> {
-    return camaraCall(this.deps.call, { grant, phoneNumber, operation: CALL_FORWARDING_OPERATION, partnerOperation: CALL_FORWARDING_OPERATION, correlator }, work);
+  /** Charged under the registry operation; audited as it plus the operation (`call_forwarding.call-forwardings`), so usage tells the two apart. */
+  private tracked<T>(grant: AccessGrant, phoneNumber: string | undefined, operation: 'unconditional-call-forwardings' | 'call-forwardings',
+    correlator: string, work: (msisdn: string) => Promise<T>): Promise<T> {
+    return camaraCall(this.deps.call, { grant, phoneNumber, operation, partnerOperation: CALL_FORWARDING_OPERATION, correlator }, work);
   }
 }

@@ -2,6 +2,7 @@ import { msisdnOfPhone, subjectOf } from './camara-input';
 import { NotSubscriberError } from '../errors/domain-errors';
 import { InsufficientScopeError } from '../oauth/oauth-errors';
 import { AuditRecorder } from '../audit/audit-recorder';
+import { auditOperation } from '../audit/audit-operation';
 import { AuditMatchSummary } from '../audit/ports/audit-trail';
 import { NumberingPlan } from '../verification/msisdn';
 import { HlrRecord } from '../verification/ports/upstreams';
@@ -23,7 +24,10 @@ export interface CamaraCall {
   grant: AccessGrant;
   /** The body's phoneNumber, if it has one. */
   phoneNumber: string | undefined;
-  /** The CAMARA operation's name, as the audit records it (`check`, `check-tenure`, …). */
+  /**
+   * The CAMARA operation's own name, the last segment of its route (`check`, `retrieve-date`,
+   * `match` …); the audit records it after the registry operation (`sim_swap.check`).
+   */
   operation: string;
   /** The registry word whose permission and rate limit the operation spends. */
   partnerOperation: Operation;
@@ -54,7 +58,8 @@ export async function camaraCall<T>(deps: CamaraCallDeps, call: CamaraCall, work
   const { grant } = call;
   const msisdn = msisdnOfPhone((call.subject ?? subjectOf)(grant.phoneNumber, call.phoneNumber), deps.plan);
   const context = { interface: 'camara' as const, correlator: call.correlator, ...(grant.purpose === undefined ? {} : { purpose: grant.purpose }) };
-  return deps.audit.track({ partner: grant.partner, context, operation: call.operation, msisdn }, async () => {
+  const operation = auditOperation(call.partnerOperation, call.operation);
+  return deps.audit.track({ partner: grant.partner, context, operation, msisdn }, async () => {
     await deps.admit(grant.partner, [call.partnerOperation]);
     return work(msisdn);
   }, () => false, summary);

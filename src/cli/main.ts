@@ -13,7 +13,7 @@ const USAGE = `usage: verify-customer <command>
   sign [--key K --secret S] [--timestamp T] [--hmac]     print a signed query string
   call kyc|sim_swap MSISDN [--url URL] [--key K --secret S] [--txn-id ID] [--max-age H] [--hmac]
   partners add NAME [--file PATH] [--operations kyc,sim_swap,kyc_match,device_swap,call_forwarding,number_recycling] [--hmac]
-  webhooks dead-letters [--json] | webhooks replay <jobId>... | --all
+  webhooks dead-letters [--json] | webhooks replay <jobId>... | --all   (need Redis: REDIS_URL or REDIS_CLUSTER_NODES)
   ${AUDIT_USAGE}
   ${USAGE_USAGE}
 Options take a value as "--name value" or "--name=value"; --hmac takes none; --max-age (sim_swap) is 1-2400 hours.

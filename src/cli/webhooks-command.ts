@@ -6,7 +6,7 @@ import { CliIo } from './io';
 
 const USAGE = `usage: verify-customer webhooks dead-letters [--json]
        verify-customer webhooks replay <jobId>... | --all
-Reads REDIS_URL or REDIS_CLUSTER_NODES and REDIS_KEY_PREFIX as the service does.`;
+Needs Redis: reads REDIS_URL or REDIS_CLUSTER_NODES and REDIS_KEY_PREFIX as the service does.`;
 
 /**
  * `webhooks dead-letters` lists the events whose retry window ran out; `webhooks replay`
@@ -31,7 +31,8 @@ export async function webhooksCommand(argv: readonly string[], io: CliIo): Promi
   }
   const config = loadConfig(io.env);
   if (!config.REDIS_URL && !config.REDIS_CLUSTER_NODES) {
-    io.err('no REDIS_URL or REDIS_CLUSTER_NODES: with state in memory, dead letters stay inside the service process (metric verify_webhook_dead_letters)');
+    io.err(`verify-customer: webhooks ${sub} needs Redis: set REDIS_URL or REDIS_CLUSTER_NODES (and REDIS_KEY_PREFIX) as the service has them. ` +
+      'Without Redis, dead letters stay inside the service process and only the metric verify_webhook_dead_letters counts them.');
     return 1;
   }
   const letters = new DeadLetters({ url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, keyPrefix: config.REDIS_KEY_PREFIX });

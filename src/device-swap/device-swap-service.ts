@@ -57,7 +57,7 @@ export class DeviceSwapService {
   async retrieveDate(grant: AccessGrant, body: unknown, correlator: string): Promise<DeviceChange> {
     requireScope(grant, [SCOPES.deviceSwapRetrieveDate, SCOPES.deviceSwap]);
     const input = parseDeviceRetrieveDateBody(body);
-    return this.tracked(grant, input.phoneNumber, correlator, async (msisdn) => {
+    return this.tracked(grant, input.phoneNumber, 'retrieve-date', correlator, async (msisdn) => {
       const latest = latestDeviceChange(await this.deps.hlrFacts(msisdn));
       const days = this.deps.monitoredDays;
       if (days !== undefined && this.deps.clock.nowMs() - latest > days * DAY_MS) {
@@ -77,14 +77,15 @@ export class DeviceSwapService {
     }
     // The spec's default of 240 h, shortened to the monitored period when that is shorter (as SIM Swap does).
     const maxAgeHours = input.maxAge ?? Math.min(MAX_AGE_DEFAULT_HOURS, monitoredHours);
-    return this.tracked(grant, input.phoneNumber, correlator, async (msisdn) => {
+    return this.tracked(grant, input.phoneNumber, 'check', correlator, async (msisdn) => {
       const latest = latestDeviceChange(await this.deps.hlrFacts(msisdn));
       return { msisdn, swapped: this.deps.clock.nowMs() - latest <= maxAgeHours * HOUR_MS };
     });
   }
 
-  /** Audited and charged under the registry operation, as the usage report counts it. */
-  private tracked<T>(grant: AccessGrant, phoneNumber: string | undefined, correlator: string, work: (msisdn: string) => Promise<T>): Promise<T> {
-    return camaraCall(this.deps.call, { grant, phoneNumber, operation: DEVICE_SWAP_OPERATION, partnerOperation: DEVICE_SWAP_OPERATION, correlator }, work);
+  /** Charged under the registry operation; audited as it plus the operation (`device_swap.check`), so usage tells the two apart. */
+  private tracked<T>(grant: AccessGrant, phoneNumber: string | undefined, operation: 'retrieve-date' | 'check', correlator: string,
+    work: (msisdn: string) => Promise<T>): Promise<T> {
+    return camaraCall(this.deps.call, { grant, phoneNumber, operation, partnerOperation: DEVICE_SWAP_OPERATION, correlator }, work);
   }
 }

@@ -81,7 +81,7 @@ export class KycMatchService {
       throw first.code === 'INVALID_PARAM_COMBINATION' ? new InvalidParamCombinationError(message) : new BadRequestError(message);
     }
     const call = {
-      grant, phoneNumber: parsed.phoneNumber, operation: 'kyc_match', partnerOperation: KYC_MATCH_PARTNER_OPERATION, correlator, subject: matchSubjectOf,
+      grant, phoneNumber: parsed.phoneNumber, operation: 'match', partnerOperation: KYC_MATCH_PARTNER_OPERATION, correlator, subject: matchSubjectOf,
     };
     return camaraCall(this.deps.call, call, async (msisdn) => {
       await this.countAgainstGuessing(grant.partner, msisdn);

@@ -50,7 +50,7 @@ export class NumberRecyclingService {
     const { specifiedDate, phoneNumber } = parseRecyclingCheckBody(body);
     const { calendar, clock } = this.deps;
     if (specifiedDate > calendar.dateAt(clock.nowMs())) throw new OutOfRangeError('specifiedDate must not be in the future');
-    const call = { grant, phoneNumber, operation: NUMBER_RECYCLING_OPERATION, partnerOperation: NUMBER_RECYCLING_OPERATION, correlator };
+    const call = { grant, phoneNumber, operation: 'check', partnerOperation: NUMBER_RECYCLING_OPERATION, correlator };
     return camaraCall(this.deps.call, call, async (msisdn) => ({
       msisdn,
       phoneNumberRecycled: recycledSince(await this.deps.hlrFacts(msisdn), calendar.startOfDayMs(specifiedDate)),

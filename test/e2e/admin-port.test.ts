@@ -84,6 +84,25 @@ describe('the admin port (ADMIN_PORT)', () => {
     }
   });
 
+  it('when the service has said it is listening, then everything it announces at start came before, and that line is the last', async () => {
+    // Read the output at the moment the listening line is seen, as a supervisor would; no request is sent first.
+    const svc = await startServiceProcess({ LOG_LEVEL: 'info', ADMIN_PORT: '0' });
+    try {
+      const lines = svc.output().split('\n').filter((l) => l.trim() !== '');
+      const listening = lines.findIndex((l) => l.includes('"msg":"verify-customer listening"'));
+      expect(listening).toBeGreaterThanOrEqual(0);
+      const admin = lines.findIndex((l) => l.startsWith('verify-customer admin port (/healthz, /readyz, /metrics, /internal/events/*): http://'));
+      const demo = lines.findIndex((l) => l.startsWith('verify-customer is up on '));
+      expect(admin).toBeGreaterThanOrEqual(0);
+      expect(demo).toBeGreaterThanOrEqual(0);
+      expect(admin).toBeLessThan(listening);
+      expect(demo).toBeLessThan(listening);
+      expect(lines.slice(listening + 1)).toEqual([]);
+    } finally {
+      await stop(svc);
+    }
+  });
+
   it('when ADMIN_PORT is unset, then the probes, /metrics and the events route answer on the partners\' port as before', async () => {
     const svc = await startServiceProcess({ LOG_LEVEL: 'info', EVENTS_TOKEN });
     try {

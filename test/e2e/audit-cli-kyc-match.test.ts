@@ -40,7 +40,7 @@ describe('audit CLI: KYC Match records', () => {
     const matched = (await audit('255712000011', dir)).trimEnd().split('\n');
     expect(matched[0]).toBe('1 record(s) for 255712000011');
     expect(matched[1]).toMatch(/\sreplayed\s+match$/);
-    expect(matched[3]).toMatch(/kyc_match .*givenName,nameKanaZenkaku,birthdate: 1 true, 1 false, 1 not_available$/);
+    expect(matched[3]).toMatch(/kyc_match\.match .*givenName,nameKanaZenkaku,birthdate: 1 true, 1 false, 1 not_available$/);
     expect(matched.join('\n')).not.toMatch(/Jose|José|1987|ホセ/);
 
     const other = (await audit('255712000001', dir)).trimEnd().split('\n');

@@ -151,7 +151,8 @@ describe('the audit and usage CLI with hostile text in the store', () => {
     const lines = r.out.trimEnd().split('\n');
     expect(lines[0]).toBe('month,partner,operation,code,http_status,count,replayed');
     expect(lines).toContain(`${month()},"'=HYPERLINK(""http://evil.example"",""x"")",kyc,00000,200,1,0`);
-    expect(lines).toContain(`${month()},shop\\r,check,00000,200,1,0`);
+    // Stored under the name an earlier version wrote (camara `check`), shown under today's.
+    expect(lines).toContain(`${month()},shop\\r,sim_swap.check,00000,200,1,0`);
     for (const l of lines) expect(l).not.toMatch(/(^|,)"?[=+\-@]/);
   });
 });

@@ -152,12 +152,12 @@ describe('audit trail on PostgreSQL: one record per answered verification (CONTR
     expect(check.status).toBe(200);
     expect(check.rows).toHaveLength(1);
     expect(check.rows[0]).toMatchObject({
-      partner: 'demo-bank', interface: 'camara', operation: 'check', msisdn: '255712000006', code: '00000', http_status: 200,
+      partner: 'demo-bank', interface: 'camara', operation: 'sim_swap.check', msisdn: '255712000006', code: '00000', http_status: 200,
       txn_id: null, purpose: PURPOSE, replayed: false,
     });
     const unknown = await camara('/kyc-tenure/v0.2/check-tenure', { phoneNumber: '+255712999999', tenureDate: '2024-01-01' });
     expect(unknown.status).toBe(404);
-    expect(unknown.rows.map((x) => `${x.interface} ${x.operation} ${x.msisdn} ${x.http_status}`)).toEqual(['camara check-tenure 255712999999 404']);
+    expect(unknown.rows.map((x) => `${x.interface} ${x.operation} ${x.msisdn} ${x.http_status}`)).toEqual(['camara kyc.check-tenure 255712999999 404']);
     const foreign = await camara('/sim-swap/v2/retrieve-date', { phoneNumber: '+4915112345678' });
     expect(foreign.status).toBe(422);
     expect(foreign.rows).toEqual([]);
@@ -173,7 +173,7 @@ describe('audit trail on PostgreSQL: one record per answered verification (CONTR
     expect(await res.json()).toEqual({ givenNameMatch: 'true', birthdateMatch: 'false', nameKanaHankakuMatch: 'not_available' });
     const rows = await rowsOf(correlator);
     expect(rows).toEqual([expect.objectContaining({
-      interface: 'camara', operation: 'kyc_match', msisdn: '255712000011', code: '00000', http_status: 200,
+      interface: 'camara', operation: 'kyc_match.match', msisdn: '255712000011', code: '00000', http_status: 200,
       match: { compared: ['givenName', 'nameKanaHankaku', 'birthdate'], true: 1, false: 1, not_available: 1 },
     })]);
     expect(JSON.stringify(rows)).not.toMatch(/Jose|1987-04/);

@@ -115,7 +115,7 @@ describe('KYC Match privacy: the identity record leaves no trace', () => {
     // The search can fail: the places are not empty, and the values are what the simulator serves.
     expect(logs.raw().length).toBeGreaterThan(5);
     expect(places.redis.length).toBeGreaterThan(0);
-    expect(auditText).toContain('"operation":"kyc_match"');
+    expect(auditText).toContain('"operation":"kyc_match.match"');
     expect(await (await fetch(`${c.h.simUrl}/crm/subscribers/${phone.slice(1)}/identity`)).text()).toContain(RECORD.name);
     const found = Object.entries(places).flatMap(([place, text]) => needles().filter((n) => text.includes(n)).map((n) => `${place}: ${n}`));
     expect(found).toEqual([]);
@@ -132,7 +132,7 @@ describe('KYC Match privacy: the identity record leaves no trace', () => {
     // The month file and the writer's journal may both hold a record: one id, one record.
     const byId = [...new Map(records.map((rec) => [rec.id, rec])).values()];
     expect(byId).toEqual([expect.objectContaining({
-      operation: 'kyc_match', interface: 'camara', code: '00000', http_status: 200,
+      operation: 'kyc_match.match', interface: 'camara', code: '00000', http_status: 200,
       match: { compared: ['givenName', 'birthdate', 'email'], true: 1, false: 1, not_available: 1 },
     })]);
     expect(JSON.stringify(records)).not.toContain('Quendolyn');

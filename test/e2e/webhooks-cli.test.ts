@@ -71,14 +71,17 @@ describe('webhooks dead letters: listed and replayed from the CLI', () => {
     expect(await runCli(['webhooks', 'replay', 'no-such-job'], cliIo(env))).toBe(1);
   });
 
-  test('when the usage is wrong, then exit 2; when there is no Redis, then the command says where dead letters are', async () => {
+  test('when the usage is wrong, then exit 2; when there is no Redis, then each command says it needs Redis, which settings, and where dead letters are', async () => {
     for (const argv of [['webhooks'], ['webhooks', 'list'], ['webhooks', 'replay'], ['webhooks', 'replay', 'x', '--all'], ['webhooks', 'dead-letters', '--bogus'], ['webhooks', 'dead-letters', 'x']]) {
       const io = cliIo(env);
       expect(await runCli(argv, io)).toBe(2);
       expect(io.errLines.join('\n')).toMatch(/usage|Unknown option/i);
     }
-    const io = cliIo({});
-    expect(await runCli(['webhooks', 'dead-letters'], io)).toBe(1);
-    expect(io.errLines[0]).toMatch(/in memory/);
+    for (const argv of [['webhooks', 'dead-letters'], ['webhooks', 'replay', '--all']]) {
+      const io = cliIo({});
+      expect(await runCli(argv, io)).toBe(1);
+      expect(io.errLines.join('\n')).toBe(`verify-customer: webhooks ${argv[1] ?? ''} needs Redis: set REDIS_URL or REDIS_CLUSTER_NODES (and REDIS_KEY_PREFIX) as the service has them. ` +
+        'Without Redis, dead letters stay inside the service process and only the metric verify_webhook_dead_letters counts them.');
+    }
   });
 });

@@ -70,6 +70,26 @@ describe('the embedded JSON-lines audit store', () => {
     expect(await reader.usage('2026-11', 'shop')).toHaveLength(1);
     expect(await reader.usage('2026-12')).toEqual([]);
   });
+
+  it('when records written under the former CAMARA operation names are read, then both questions show today\'s names and usage counts them with the new records', async () => {
+    const d = dir();
+    const sink = new FileAuditSink(d, 395);
+    const at = Date.UTC(2026, 10, 5);
+    const camara = { interface: 'camara' as const, txnId: null };
+    const old = [rec(at, { ...camara, operation: 'check' }), rec(at + 1, { ...camara, operation: 'retrieve-date' }),
+      rec(at + 2, { ...camara, operation: 'check-tenure' }), rec(at + 3, { ...camara, operation: 'device_swap' })];
+    const current = rec(at + 4, { ...camara, operation: 'sim_swap.check', replayed: false });
+    await sink.write([...old, current]);
+    const reader = new FileAuditReader(d);
+    expect((await reader.byMsisdn('255712000001', 0, Date.UTC(2027, 0, 1))).map((r) => r.operation))
+      .toEqual(['sim_swap.check', 'sim_swap.retrieve-date', 'kyc.check-tenure', 'device_swap', 'sim_swap.check']);
+    expect((await reader.usage('2026-11')).map((r) => [r.operation, r.count])).toEqual([
+      ['device_swap', 1], ['kyc.check-tenure', 1], ['sim_swap.check', 2], ['sim_swap.retrieve-date', 1],
+    ]);
+    // The file itself is not rewritten: the mapping is the reader's.
+    expect(lines(join(d, 'audit-2026-11.jsonl')).map((l) => (JSON.parse(l) as { operation: string }).operation))
+      .toEqual(['check', 'retrieve-date', 'check-tenure', 'device_swap', 'sim_swap.check']);
+  });
 });
 
 /** A store that can be switched off, and remembers what it took, in order. */

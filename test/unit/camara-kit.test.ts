@@ -40,7 +40,7 @@ describe('camaraCall', () => {
     expect(seen).toEqual(['255712000001']);
     expect(admitted).toEqual([['sim_swap']]);
     expect(records.map((r) => [r.interface, r.operation, r.msisdn, r.code, r.correlator, r.purpose])).toEqual([
-      ['camara', 'check-device', '255712000001', '00000', 'c-1', 'dpv:FraudPreventionAndDetection'],
+      ['camara', 'sim_swap.check-device', '255712000001', '00000', 'c-1', 'dpv:FraudPreventionAndDetection'],
     ]);
   });
 
@@ -69,7 +69,7 @@ describe('camaraCall', () => {
     let ran = false;
     await expect(camaraCall(deps, call(grant(), '+255712000001'), async () => { ran = true; })).rejects.toBeInstanceOf(RateLimitedError);
     expect(ran).toBe(false);
-    expect(records.map((r) => [r.operation, r.httpStatus])).toEqual([['check-device', 429]]);
+    expect(records.map((r) => [r.operation, r.httpStatus])).toEqual([['sim_swap.check-device', 429]]);
   });
 });
 

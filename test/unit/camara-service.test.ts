@@ -193,8 +193,8 @@ describe('CAMARA audit records (CONTRACT §9)', () => {
     await expect(service.retrieveDate(grant(ALL), { phoneNumber: '+255712999999' }, 'corr-2')).rejects.toBeInstanceOf(NotSubscriberError);
     expect(records.map((r) => ({ i: r.interface, op: r.operation, m: r.msisdn, code: r.code, status: r.httpStatus, purpose: r.purpose, c: r.correlator })))
       .toEqual([
-        { i: 'camara', op: 'check', m: '255712000001', code: '00000', status: 200, purpose: 'dpv:FraudPreventionAndDetection', c: 'corr-1' },
-        { i: 'camara', op: 'retrieve-date', m: '255712999999', code: '11111', status: 404, purpose: null, c: 'corr-2' },
+        { i: 'camara', op: 'sim_swap.check', m: '255712000001', code: '00000', status: 200, purpose: 'dpv:FraudPreventionAndDetection', c: 'corr-1' },
+        { i: 'camara', op: 'sim_swap.retrieve-date', m: '255712999999', code: '11111', status: 404, purpose: null, c: 'corr-2' },
       ]);
   });
 

@@ -57,7 +57,7 @@ describe('KycMatchService', () => {
     const s = setup();
     const a = await s.service.match(grant(), BODY, 'c1');
     expect(a.response).toEqual({ givenNameMatch: 'true', birthdateMatch: 'false' });
-    expect(s.audit).toEqual([expect.objectContaining({ operation: 'kyc_match', msisdn: '255712000011', code: '00000', match: { compared: ['givenName', 'birthdate'], true: 1, false: 1, notAvailable: 0 } })]);
+    expect(s.audit).toEqual([expect.objectContaining({ operation: 'kyc_match.match', msisdn: '255712000011', code: '00000', match: { compared: ['givenName', 'birthdate'], true: 1, false: 1, notAvailable: 0 } })]);
     expect(s.quotaKeys).toHaveLength(1);
     expect(s.quotaKeys[0]).toMatch(/^bank-key:km:2026-11-26:[A-Za-z0-9_-]{22}$/);
     expect(s.quotaKeys[0]).not.toContain('712000011');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AuditRecord } from '../ports/audit-trail';
 import { decodeRecord, monthBounds } from './audit-record-codec';
-import { AuditReader, UsageRow, compareUsage } from './audit-reader';
+import { AuditReader, StoredUsage, UsageRow, currentRecord, usageRows } from './audit-reader';
 import { AUDIT_FILE, auditFileName } from './file-audit-sink';
 
 /**
@@ -19,23 +19,23 @@ export class FileAuditReader implements AuditReader {
       const { startMs, endMs } = monthBounds(month);
       if (endMs <= sinceMs || startMs >= untilMs) continue;
       await this.scan(month, (r) => {
-        if (r.msisdn === msisdn && r.timeMs >= sinceMs && r.timeMs < untilMs) out.push(r);
+        if (r.msisdn === msisdn && r.timeMs >= sinceMs && r.timeMs < untilMs) out.push(currentRecord(r));
       });
     }
     return out.sort((a, b) => a.timeMs - b.timeMs);
   }
 
   async usage(month: string, partner?: string): Promise<UsageRow[]> {
-    const rows = new Map<string, UsageRow>();
+    const rows = new Map<string, StoredUsage>();
     await this.scan(month, (r) => {
       if (partner !== undefined && r.partner !== partner) return;
-      const key = JSON.stringify([r.partner, r.operation, r.code, r.httpStatus]);
-      const row = rows.get(key) ?? { partner: r.partner, operation: r.operation, code: r.code, httpStatus: r.httpStatus, count: 0, replayed: 0 };
+      const key = JSON.stringify([r.partner, r.interface, r.operation, r.code, r.httpStatus]);
+      const row = rows.get(key) ?? { partner: r.partner, interface: r.interface, operation: r.operation, code: r.code, httpStatus: r.httpStatus, count: 0, replayed: 0 };
       row.count++;
       if (r.replayed) row.replayed++;
       rows.set(key, row);
     });
-    return [...rows.values()].sort(compareUsage);
+    return usageRows(rows.values());
   }
 
   async close(): Promise<void> {}

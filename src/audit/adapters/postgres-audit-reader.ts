@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { AuditInterface, AuditRecord } from '../ports/audit-trail';
 import { decodeMatch, monthBounds } from './audit-record-codec';
-import { AuditReader, UsageRow } from './audit-reader';
+import { AuditReader, UsageRow, currentRecord, usageRows } from './audit-reader';
 import { AUDIT_TABLE } from './postgres-audit-schema';
 
 interface Row {
@@ -35,20 +35,24 @@ export class PostgresAuditReader implements AuditReader {
       };
       const match = decodeMatch(r.match);
       if (match !== undefined) record.match = match;
-      return record;
+      return currentRecord(record);
     });
   }
 
   async usage(month: string, partner?: string): Promise<UsageRow[]> {
     const { startMs, endMs } = monthBounds(month);
-    const { rows } = await this.client.query<{ partner: string; operation: string; code: string; http_status: number; count: string; replayed: string }>(
-      `SELECT partner, operation, code, http_status, count(*) AS count, count(*) FILTER (WHERE replayed) AS replayed
+    // Grouped with the interface too: an old operation name is mapped by it (usageRows), then merged.
+    const { rows } = await this.client.query<{
+      partner: string; interface: AuditInterface; operation: string; code: string; http_status: number; count: string; replayed: string;
+    }>(
+      `SELECT partner, interface, operation, code, http_status, count(*) AS count, count(*) FILTER (WHERE replayed) AS replayed
          FROM ${AUDIT_TABLE} WHERE time >= $1 AND time < $2 AND ($3::text IS NULL OR partner = $3)
-         GROUP BY partner, operation, code, http_status ORDER BY partner, operation, code, http_status`,
+         GROUP BY partner, interface, operation, code, http_status`,
       [new Date(startMs), new Date(endMs), partner ?? null]);
-    return rows.map((r) => ({
-      partner: r.partner, operation: r.operation, code: r.code, httpStatus: r.http_status, count: Number(r.count), replayed: Number(r.replayed),
-    }));
+    return usageRows(rows.map((r) => ({
+      partner: r.partner, interface: r.interface, operation: r.operation, code: r.code, httpStatus: r.http_status,
+      count: Number(r.count), replayed: Number(r.replayed),
+    })));
   }
 
   async close(): Promise<void> {

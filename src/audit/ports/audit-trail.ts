@@ -30,7 +30,7 @@ export interface AuditRecord {
   /** The partner's registry name (never its api key). */
   partner: string;
   interface: AuditInterface;
-  /** `kyc`, `sim_swap`, or a CAMARA operation name. */
+  /** The registry operation, then `.` and the CAMARA operation for a CAMARA call (`kyc`, `sim_swap.check`): audit-operation.ts. */
   operation: string;
   /** The normalised international form. */
   msisdn: string;
