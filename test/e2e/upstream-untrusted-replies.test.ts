@@ -41,7 +41,7 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse): void {
   const system = m[1] as System;
   const mode = modes[system];
   if (mode === 'good' || mode === 'other') {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(record(system, mode === 'other' ? OTHER : m[2] as string)));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(record(system, mode === 'other' ? OTHER : m[2])));
     return;
   }
   res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': mode }).end(bombs[mode]);

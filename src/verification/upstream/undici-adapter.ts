@@ -68,9 +68,9 @@ function pathOf(origin: string, basePath: string, config: InternalAxiosRequestCo
  * The decoder of a Content-Encoding: a zlib stream, which inflates in the thread pool one
  * output chunk (16 KiB) at a time, so the running count in readBody stops a bomb within a chunk
  * of the limit and no single call on the event loop inflates more than that (CONTRACT §3).
- * undefined: identity. Any other coding is refused: the bytes could not be read anyway.
+ * undefined: identity. Any other coding is refused (the Error): its bytes could not be read anyway.
  */
-function decoderOf(encoding: unknown): Transform | undefined {
+function decoderOf(encoding: unknown): Transform | Error | undefined {
   switch (typeof encoding === 'string' ? encoding.trim().toLowerCase() : '') {
     case '':
     case 'identity':
@@ -83,7 +83,7 @@ function decoderOf(encoding: unknown): Transform | undefined {
     case 'br':
       return createBrotliDecompress();
     default:
-      throw new Error('unsupported Content-Encoding');
+      return new Error('unsupported Content-Encoding');
   }
 }
 
@@ -96,12 +96,10 @@ type BodyStream = NodeJS.ReadableStream & { destroy(): void };
  */
 function readBody(source: BodyStream, encoding: unknown, limit: number, tooLarge: () => Error): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    let decoder: Transform | undefined;
-    try {
-      decoder = decoderOf(encoding);
-    } catch (err) {
+    const decoder = decoderOf(encoding);
+    if (decoder instanceof Error) {
       source.destroy();
-      reject(err as Error);
+      reject(decoder);
       return;
     }
     const out: BodyStream = decoder ?? source;
