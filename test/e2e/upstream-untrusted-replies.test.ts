@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { BombEncoding, compressionBombs } from '../support/compression-bombs';
@@ -7,6 +6,7 @@ import { ServiceProcess, startServiceProcess } from '../support/service-process'
 import { postJson, txnId } from '../support/harness';
 import { DEMO, signedQuery } from '../support/signing';
 import { until } from '../support/until';
+import { peakRssMb, rssMb } from '../../tools/process-kit/proc-stats';
 
 /*
  * Upstream replies are untrusted bytes (CONTRACT §3), against the built service as a process
@@ -47,11 +47,10 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse): void {
   res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': mode }).end(bombs[mode]);
 }
 
-/** The service's resident memory and its peak so far (Linux /proc), in MiB. */
+/** The service's resident memory and its peak so far, in MiB. */
 function memoryMb(): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${svc.proc.pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  const pid = svc.proc.pid ?? 0;
+  return { rss: rssMb(pid) ?? NaN, peak: peakRssMb(pid) ?? NaN };
 }
 
 let seq = 0;
