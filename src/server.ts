@@ -1,4 +1,5 @@
 import { createCallForwardingApi } from './call-forwarding/call-forwarding-api';
+import { withCamaraNotFound } from './camara/not-found-routes';
 import { Config } from './config/config';
 import { createDeviceSwapApi } from './device-swap/device-swap-api';
 import { createAudit } from './audit/create-audit';
@@ -106,10 +107,10 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   }, config));
   const http = await life.start('http', () => createHttp({
     logger, requestMetrics: metrics,
-    routes: [
+    routes: withCamaraNotFound(logger, [
       ...legacyRest.routes, ...simSwap.routes, ...kycTenure.routes, ...kycMatch.routes, ...deviceSwap.routes, ...callForwarding.routes,
       ...numberRecycling.routes, ...subscriptions.routes, ...oauth.routes, ...graphql.routes,
-    ],
+    ]),
     adminRoutes: ops.adminRoutes, onListening: oauth.listeningAt, onShutdown: ops.beginShutdown,
   }, config));
 

@@ -1,4 +1,4 @@
-import { BadRequestError, NotSubscriberError } from '../errors/domain-errors';
+import { NotSubscriberError } from '../errors/domain-errors';
 import { CamaraCallDeps, camaraCall, requireScope } from '../camara/camara-call';
 import { parseRetrieveDateBody } from '../camara/camara-input';
 import { refuseUnknownFields } from '../camara/strict-body';
@@ -38,19 +38,16 @@ export function activeForwardings(rec: HlrRecord | null): readonly CallForwardin
 }
 
 /**
- * CreateCallForwardingSignal: an optional phoneNumber and nothing else. With a two-legged token
- * the number can only come from the body, so an empty one is 400 INVALID_ARGUMENT, as the
- * spec's "empty object as request body with 2-legs authentication" scenario says; a token
- * naming an end user by something other than a phone number gets 422 MISSING_IDENTIFIER.
+ * CreateCallForwardingSignal: an optional phoneNumber and nothing else. Without one, and with a
+ * token that names no phone number (two-legged, or an end user named otherwise), camaraCall
+ * answers 422 MISSING_IDENTIFIER: the yaml's rule and the official scenario
+ * `call_forwarding_signal_422.1_…_missing_phone_number`, which the same feature's
+ * `400.2_empty_request_body` (400 for `{}` with a two-legged token) contradicts (docs/camara.md).
  */
-function parseBody(grant: AccessGrant, body: unknown): string | undefined {
+function parseBody(body: unknown): string | undefined {
   refuseUnknownFields(body, ['phoneNumber']);
   // The same body as SIM Swap's retrieve-date: an optional E.164 phoneNumber.
-  const { phoneNumber } = parseRetrieveDateBody(body);
-  if (phoneNumber === undefined && grant.phoneNumber === undefined && !grant.endUser) {
-    throw new BadRequestError('phoneNumber is required with a two-legged access token');
-  }
-  return phoneNumber;
+  return parseRetrieveDateBody(body).phoneNumber;
 }
 
 /** CAMARA Call Forwarding Signal 0.4.0 (CONTRACT §11) over the verification core's HLR facts. */
@@ -60,7 +57,7 @@ export class CallForwardingSignalService {
   /** unconditional-call-forwardings: whether calls are forwarded whatever the device's state. */
   async unconditional(grant: AccessGrant, body: unknown, correlator: string): Promise<ForwardingAnswer<boolean>> {
     requireScope(grant, [SCOPES.unconditionalCallForwardings]);
-    const phoneNumber = parseBody(grant, body);
+    const phoneNumber = parseBody(body);
     return this.tracked(grant, phoneNumber, 'unconditional-call-forwardings', correlator, async (msisdn) => {
       const active = activeForwardings(await this.deps.hlrFacts(msisdn));
       return { msisdn, value: active.includes('unconditional') };
@@ -71,7 +68,7 @@ export class CallForwardingSignalService {
   async all(grant: AccessGrant, body: unknown, correlator: string): Promise<ForwardingAnswer<CallForwardingState[]>> {
     requireScope(grant, [SCOPES.callForwardings]);
     if (!this.deps.listOffered) throw new CallForwardingListNotOfferedError('this operator does not offer the list of call forwarding services');
-    const phoneNumber = parseBody(grant, body);
+    const phoneNumber = parseBody(body);
     return this.tracked(grant, phoneNumber, 'call-forwardings', correlator, async (msisdn) => {
       const active = activeForwardings(await this.deps.hlrFacts(msisdn));
       return { msisdn, value: active.length === 0 ? ['inactive'] : [...active] };

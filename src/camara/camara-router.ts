@@ -8,6 +8,7 @@ import { Logger } from '../observability/logger';
 import { MethodNotAllowedError, RouteNotFoundError } from '../http/http-errors';
 import { jsonBody } from '../http/json-body';
 import { sendJson } from '../legacy-rest/rest-bodies';
+import { servesCamaraRoot } from './not-found-routes';
 
 /** What a CAMARA API's routes need from the composition root. */
 export interface CamaraRouterDeps {
@@ -101,5 +102,5 @@ export function camaraRouter(deps: CamaraRouterDeps, api: CamaraApiRoutes): Cama
     });
   };
 
-  return [routes, camaraErrorHandler(deps.logger, api.name)];
+  return [servesCamaraRoot(routes, api.root), camaraErrorHandler(deps.logger, api.name)];
 }

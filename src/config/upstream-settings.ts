@@ -16,6 +16,11 @@ export const upstreamSettings = {
   SIM_TIMEOUT_MS: int(10, 60_000, 2000),
   CRM_TIMEOUT_MS: int(10, 60_000, 2000),
   UPSTREAM_MAX_SOCKETS: int(1, 10_000, 256),
+  /**
+   * The largest upstream reply body used, counted after decoding (CONTRACT §3): a compressed
+   * body is inflated as it streams in and dropped (503) once its output passes this.
+   */
+  UPSTREAM_MAX_BODY_BYTES: int(1024, 16 * 1024 * 1024, 64 * 1024),
   /** Circuit breakers: open when this % of at least VOLUME calls in the window fail. */
   BREAKER_ERROR_THRESHOLD_PERCENT: int(1, 100, 50),
   BREAKER_VOLUME_THRESHOLD: int(1, 100_000, 20),

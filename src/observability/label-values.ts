@@ -1,6 +1,6 @@
 import { OPERATIONS } from '../partners/operation';
 import {
-  AuthFailureReason, AuthInterface, BreakerState, CacheOutcome, ReplicationWaitOutcome, StateStoreFailure, TxnOutcome, UpstreamOutcome,
+  AuthFailureReason, AuthInterface, BreakerState, CacheOutcome, RefusedReply, ReplicationWaitOutcome, StateStoreFailure, TxnOutcome, UpstreamOutcome,
 } from '../verification/ports/metrics';
 import { StoreMode } from '../verification/ports/state-store';
 import { UpstreamName } from '../verification/ports/upstreams';
@@ -27,6 +27,7 @@ export const LABELS = {
   authInterface: keys<AuthInterface>({ rest: true, graphql: true, oauth: true }),
   upstream: keys<UpstreamName>({ hlr: true, sim: true, crm: true }),
   upstreamOutcome: keys<UpstreamOutcome>({ ok: true, not_found: true, error: true, timeout: true, rejected: true }),
+  refusedReply: keys<RefusedReply>({ too_large: true, other_subscriber: true }),
   breakerState: keys<BreakerState>({ closed: true, open: true, half_open: true }),
   storeMode: keys<StoreMode>({ memory: true, redis: true, degraded: true }),
   replicationWait: keys<ReplicationWaitOutcome>({ acked: true, short: true, skipped: true }),

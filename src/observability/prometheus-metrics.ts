@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { LegacyOperation, Operation } from '../partners/operation';
 import {
-  AuthFailureReason, AuthInterface, BreakerState, CacheOutcome, Metrics, ReplicationWaitOutcome, StateStoreFailure, TxnOutcome,
+  AuthFailureReason, AuthInterface, BreakerState, CacheOutcome, Metrics, RefusedReply, ReplicationWaitOutcome, StateStoreFailure, TxnOutcome,
   UpstreamOutcome,
 } from '../verification/ports/metrics';
 import { StoreMode } from '../verification/ports/state-store';
@@ -54,6 +54,7 @@ export class PrometheusMetrics implements Metrics {
   private readonly rateLimitedTotal: Counter<'operation'>;
   private readonly upstreamCalls: Counter<'upstream' | 'outcome'>;
   private readonly upstreamSeconds: Histogram<'upstream'>;
+  private readonly refusedReplies: Counter<'upstream' | 'reason'>;
   private readonly breaker: Gauge<'upstream' | 'state'>;
   private readonly breakerTransitions: Counter<'upstream' | 'state'>;
   private readonly store: Gauge<'mode'>;
@@ -74,6 +75,12 @@ export class PrometheusMetrics implements Metrics {
     this.rateLimitedTotal = new Counter({ name: 'verify_rate_limited_total', help: 'Requests refused by a partner rate limit.', labelNames: ['operation'], registers });
     this.upstreamCalls = new Counter({ name: 'verify_upstream_calls_total', help: 'Upstream calls by upstream and outcome (rejected: refused by the open circuit, never sent).', labelNames: ['upstream', 'outcome'], registers });
     this.upstreamSeconds = new Histogram({ name: 'verify_upstream_call_duration_seconds', help: 'Upstream call durations (calls actually sent).', labelNames: ['upstream'], buckets: REQUEST_BUCKETS, registers });
+    this.refusedReplies = new Counter({
+      name: 'verify_upstream_replies_refused_total',
+      help: 'Upstream replies not used (each also an error call): too_large (over UPSTREAM_MAX_BODY_BYTES once decoded), other_subscriber (a 200 about another number).',
+      labelNames: ['upstream', 'reason'],
+      registers,
+    });
     this.breaker = new Gauge({ name: 'verify_circuit_breaker_state', help: '1 for the current state of each upstream circuit breaker.', labelNames: ['upstream', 'state'], registers });
     this.breakerTransitions = new Counter({ name: 'verify_circuit_breaker_transitions_total', help: 'Circuit breaker state changes, by the state entered.', labelNames: ['upstream', 'state'], registers });
     this.replicationWaits = new Counter({
@@ -127,6 +134,10 @@ export class PrometheusMetrics implements Metrics {
     if (outcome !== 'rejected') this.upstreamSeconds.observe({ upstream }, seconds);
   }
 
+  upstreamReplyRefused(upstream: UpstreamName, reason: RefusedReply): void {
+    this.refusedReplies.inc({ upstream, reason });
+  }
+
   breakerState(upstream: UpstreamName, state: BreakerState): void {
     for (const s of LABELS.breakerState) this.breaker.set({ upstream, state: s }, s === state ? 1 : 0);
     if (this.breakersSeen.has(upstream)) this.breakerTransitions.inc({ upstream, state });
@@ -177,6 +188,7 @@ export class PrometheusMetrics implements Metrics {
     for (const upstream of LABELS.upstream) {
       for (const outcome of LABELS.upstreamOutcome) this.upstreamCalls.inc({ upstream, outcome }, 0);
       this.upstreamSeconds.zero({ upstream });
+      for (const reason of LABELS.refusedReply) this.refusedReplies.inc({ upstream, reason }, 0);
       for (const state of LABELS.breakerState) this.breakerTransitions.inc({ upstream, state }, 0);
     }
   }

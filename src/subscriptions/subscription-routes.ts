@@ -5,6 +5,7 @@ import { SubscriptionRecord } from './domain/subscription';
 import { SubscriptionService } from './domain/subscription-service';
 import { Logger } from '../observability/logger';
 import { MethodNotAllowedError, RouteNotFoundError } from '../http/http-errors';
+import { servesCamaraRoot } from '../camara/not-found-routes';
 import { jsonBody } from '../http/json-body';
 import { sendJson } from '../legacy-rest/rest-bodies';
 import { camaraErrorHandler } from '../camara/camara-error-handler';
@@ -81,7 +82,7 @@ export function subscriptionRoutes(deps: SubscriptionRoutesDeps): [RequestHandle
 
   const errors = camaraErrorHandler(deps.logger);
 
-  return [routes, errors];
+  return [servesCamaraRoot(routes, SUBSCRIPTIONS_ROOT), errors];
 }
 
 function ok(res: Response, status: number, body: object): void {

@@ -34,6 +34,21 @@ describe('OpenID Connect discovery with a real OIDC client (openid-client)', () 
     expect([r.status, r.body]).toEqual([200, { swapped: false }]);
   });
 
+  it('when the client authenticates with client_secret_post and a wrong secret, then openid-client raises invalid_client', async () => {
+    const config = await client.discovery(new URL(c.url), DEMO.apiKey, undefined, client.ClientSecretPost('wrong-secret'), { execute: [client.allowInsecureRequests] });
+    const err = await client.clientCredentialsGrant(config, { scope: 'sim-swap:check' }).then(() => undefined, (e: unknown) => e);
+    // A Basic challenge answered to client_secret_post made it a WWWAuthenticateChallengeError instead.
+    expect(err).toBeInstanceOf(client.ResponseBodyError);
+    expect(err).toMatchObject({ error: 'invalid_client', status: 401 });
+  });
+
+  it('when the client authenticates with client_secret_basic and a wrong secret, then the Basic challenge RFC 6749 §5.2 requires reaches it', async () => {
+    const config = await client.discovery(new URL(c.url), DEMO.apiKey, undefined, client.ClientSecretBasic('wrong-secret'), { execute: [client.allowInsecureRequests] });
+    const err = await client.clientCredentialsGrant(config, { scope: 'sim-swap:check' }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(client.WWWAuthenticateChallengeError);
+    expect(err).toMatchObject({ status: 401, cause: [expect.objectContaining({ scheme: 'basic' })] });
+  });
+
   it('when both discovery documents are fetched, then they are the same document, with the grants, auth methods and signing algorithms', async () => {
     const oidc = await (await fetch(`${c.url}/.well-known/openid-configuration`)).json() as Record<string, unknown>;
     const rfc8414 = await (await fetch(`${c.url}/.well-known/oauth-authorization-server`)).json() as Record<string, unknown>;

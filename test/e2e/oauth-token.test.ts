@@ -72,22 +72,24 @@ describe('POST /oauth2/token (built-in issuer, client credentials)', () => {
     expect(grant.phoneNumber).toBeUndefined();
   });
 
-  describe('invalid_client: 401 with a Basic challenge', () => {
-    const cases: Array<[string, Parameters<typeof requestToken>[1]]> = [
-      ['wrong secret (Basic)', { clientId: DEMO.apiKey, clientSecret: 'wrong' }],
-      ['wrong secret (form)', { clientId: DEMO.apiKey, clientSecret: 'wrong', via: 'form' }],
-      ['unknown client', { clientId: 'no-such-client', clientSecret: 'x' }],
-      ['disabled partner', { clientId: DEMO_DISABLED.apiKey, clientSecret: DEMO_DISABLED.secret }],
-      ['no client authentication', {}],
-      ['client_id without secret', { body: `grant_type=client_credentials&client_id=${DEMO.apiKey}` }],
-      ['another Authorization scheme', { headers: { authorization: 'Bearer abc' } }],
-      ['Basic without a colon', { headers: { authorization: `Basic ${Buffer.from('demo-key').toString('base64')}` } }],
+  describe('invalid_client: 401, with a Basic challenge only when the client used Authorization or sent no credentials (RFC 6749 §5.2)', () => {
+    const cases: Array<[string, Parameters<typeof requestToken>[1], boolean]> = [
+      ['wrong secret (Basic)', { clientId: DEMO.apiKey, clientSecret: 'wrong' }, true],
+      ['wrong secret (form)', { clientId: DEMO.apiKey, clientSecret: 'wrong', via: 'form' }, false],
+      ['unknown client (Basic)', { clientId: 'no-such-client', clientSecret: 'x' }, true],
+      ['unknown client (form)', { clientId: 'no-such-client', clientSecret: 'x', via: 'form' }, false],
+      ['disabled partner', { clientId: DEMO_DISABLED.apiKey, clientSecret: DEMO_DISABLED.secret }, true],
+      ['disabled partner (form)', { clientId: DEMO_DISABLED.apiKey, clientSecret: DEMO_DISABLED.secret, via: 'form' }, false],
+      ['no client authentication', {}, true],
+      ['client_id without secret', { body: `grant_type=client_credentials&client_id=${DEMO.apiKey}` }, false],
+      ['another Authorization scheme', { headers: { authorization: 'Bearer abc' } }, true],
+      ['Basic without a colon', { headers: { authorization: `Basic ${Buffer.from('demo-key').toString('base64')}` } }, true],
     ];
-    it.each(cases)('when the client sends %s, then 401 invalid_client with a Basic challenge', async (_name, req) => {
+    it.each(cases)('when the client sends %s (%j), then 401 invalid_client; a Basic challenge: %s', async (_name, req, challenged) => {
       const r = await requestToken(h.url, req);
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ error: 'invalid_client', error_description: anyString });
-      expect(r.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
+      expect(r.headers.get('www-authenticate')).toEqual(challenged ? expect.stringMatching(/^Basic realm=/) : null);
       expect(r.headers.get('cache-control')).toBe('no-store');
       expect(r.text).not.toContain('demo-secret');
     });

@@ -33,6 +33,7 @@ describe('PrometheusMetrics', () => {
     for (const upstream of LABELS.upstream) {
       for (const state of LABELS.breakerState) expect(await value(m, 'verify_circuit_breaker_transitions_total', { upstream, state })).toBe(0);
       for (const outcome of LABELS.upstreamOutcome) expect(await value(m, 'verify_upstream_calls_total', { upstream, outcome })).toBe(0);
+      for (const reason of LABELS.refusedReply) expect(await value(m, 'verify_upstream_replies_refused_total', { upstream, reason })).toBe(0);
     }
   });
 
@@ -104,7 +105,7 @@ describe('PrometheusMetrics', () => {
     m.request('sim_swap', 'rest', '11111', 404, 0.01);
     const allowed = new Set(['operation', 'interface', 'code', 'status', 'outcome', 'reason', 'upstream', 'state', 'mode', 'le']);
     const metrics = await m.registry.getMetricsAsJSON();
-    expect(metrics.length).toBe(17);
+    expect(metrics.length).toBe(18);
     for (const { values } of metrics) {
       for (const v of values) for (const label of Object.keys(v.labels)) expect(allowed).toContain(label);
     }

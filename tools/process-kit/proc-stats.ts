@@ -51,6 +51,16 @@ export function rssMb(pid: number): number | undefined {
   }
 }
 
+/** The highest resident set size a process has had (VmHWM), in MB; undefined as rssMb. */
+export function peakRssMb(pid: number): number | undefined {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Samples a process's RSS every 100 ms; stop() returns the highest seen since start(). */
 export class RssSampler {
   private max = 0;

@@ -51,5 +51,16 @@ export function upstreamPanels(): Builder<Panel>[] {
         legend: '{{upstream}} → {{state}}',
       }],
     }),
+    series({
+      title: 'Upstream replies refused',
+      description: 'Replies not used, by upstream and reason (CONTRACT §3): too_large (over UPSTREAM_MAX_BODY_BYTES once decoded: a compression bomb, or a reply far larger than a record), other_subscriber (a 200 about another number than asked). Each is also an error call; any at all means an upstream or what sits in front of it misbehaves.',
+      unit: 'short',
+      span: 24,
+      height: 6,
+      targets: [{
+        expr: `sum by (upstream, reason) (increase(verify_upstream_replies_refused_total${sel()}[$__rate_interval]))`,
+        legend: '{{upstream}} {{reason}}',
+      }],
+    }),
   ];
 }

@@ -39,6 +39,8 @@ export function tokenRoute(deps: TokenRouteDeps): Router {
   const handler: RequestHandler = async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Pragma', 'no-cache');
+    // Whether the client authenticated by form fields (client_secret_post): then a 401 carries no Basic challenge.
+    let triedForm = false;
     try {
       if (req.method !== 'POST') {
         res.setHeader('Allow', 'POST');
@@ -59,6 +61,7 @@ export function tokenRoute(deps: TokenRouteDeps): Router {
       sendContinue(req, res);
       await readForm(req, res);
       const form = formFields(req.body);
+      triedForm = req.headers.authorization === undefined && (form.has('client_id') || form.has('client_secret'));
       const auth = clientAuth(req.headers.authorization, form);
       const grantType = form.get('grant_type');
       if (grantType === undefined) throw new BadRequestError('grant_type is required');
@@ -72,8 +75,11 @@ export function tokenRoute(deps: TokenRouteDeps): Router {
     } catch (err) {
       const failure = oauthFailureOf(err);
       if (failure.unexpected) logUnexpected(deps.logger, err, { correlator: res.locals.correlator }, 'token endpoint failed');
-      // RFC 6749 §5.2 asks for the Basic challenge when Basic was tried; RFC 9110 wants one on every 401.
-      if (failure.status === 401) res.setHeader('WWW-Authenticate', REALM);
+      // RFC 6749 §5.2: the challenge names the scheme the client used in Authorization. A client
+      // that sent its secret as form fields used none: a Basic challenge would tell it to switch
+      // (openid-client raises it as a challenge instead of invalid_client). A client that sent
+      // no credentials at all is told which scheme to use (RFC 9110's 401).
+      if (failure.status === 401 && !triedForm) res.setHeader('WWW-Authenticate', REALM);
       if (failure.retryAfterS !== undefined) res.setHeader('Retry-After', String(failure.retryAfterS));
       res.locals.code = failure.status >= 500 ? '9999' : '11111';
       res.status(failure.status).json({ error: failure.error, error_description: failure.description });

@@ -7,6 +7,8 @@ export type AuthFailureReason = 'missing_key' | 'unknown_key' | 'disabled' | 'ba
 /** Where a partner authenticated: a signed legacy (`rest`) or GraphQL request, or the OAuth token endpoint (client secret). */
 export type AuthInterface = 'rest' | 'graphql' | 'oauth';
 export type UpstreamOutcome = 'ok' | 'not_found' | 'error' | 'timeout' | 'rejected';
+/** Why a 200 reply was not used (CONTRACT §3): over the body limit once decoded, or about another number. */
+export type RefusedReply = 'too_large' | 'other_subscriber';
 export type BreakerState = 'closed' | 'open' | 'half_open';
 /**
  * A txn_id write with REDIS_WAIT_REPLICAS: enough replicas acknowledged in time, fewer did
@@ -29,6 +31,8 @@ export interface Metrics {
   authFailure(reason: AuthFailureReason, iface: AuthInterface): void;
   rateLimited(operation: Operation): void;
   upstreamCall(upstream: UpstreamName, outcome: UpstreamOutcome, seconds: number): void;
+  /** A reply refused as untrusted bytes; the call itself is also counted as an `error`. */
+  upstreamReplyRefused(upstream: UpstreamName, reason: RefusedReply): void;
   breakerState(upstream: UpstreamName, state: BreakerState): void;
   storeMode(mode: 'memory' | 'redis' | 'degraded'): void;
   replicationWait(outcome: ReplicationWaitOutcome): void;
@@ -36,5 +40,5 @@ export interface Metrics {
 }
 
 export const noopMetrics: Metrics = {
-  cache() {}, txn() {}, authFailure() {}, rateLimited() {}, upstreamCall() {}, breakerState() {}, storeMode() {}, replicationWait() {}, stateStoreFailure() {},
+  cache() {}, txn() {}, authFailure() {}, rateLimited() {}, upstreamCall() {}, upstreamReplyRefused() {}, breakerState() {}, storeMode() {}, replicationWait() {}, stateStoreFailure() {},
 };

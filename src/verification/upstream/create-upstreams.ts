@@ -41,7 +41,7 @@ export async function createUpstreams(deps: { logger: Logger; metrics: Metrics }
   const crmUrl = config.CRM_URL ?? (simulatorUrl === undefined ? undefined : `${simulatorUrl}/crm`);
   const breaker = breakerOptionsOf(config);
   const onBreakerChange = (upstream: string, state: string, lastFailure?: object) => logger.warn({ upstream, state, lastFailure }, 'circuit breaker changed state');
-  const shared = { maxSockets: config.UPSTREAM_MAX_SOCKETS, breaker, metrics, onBreakerChange, logger };
+  const shared = { maxSockets: config.UPSTREAM_MAX_SOCKETS, maxBodyBytes: config.UPSTREAM_MAX_BODY_BYTES, breaker, metrics, onBreakerChange, logger };
   let hlr: HlrHttpClient;
   let sim: SimHttpClient;
   let crm: CrmHttpClient | undefined;

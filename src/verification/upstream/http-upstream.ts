@@ -15,6 +15,8 @@ export interface HttpUpstreamOptions<T> {
   baseUrl: string;
   timeoutMs: number;
   maxSockets: number;
+  /** The largest reply body accepted, in bytes after decoding (UPSTREAM_MAX_BODY_BYTES; default 64 KiB). */
+  maxBodyBytes?: number;
   breaker: BreakerOptions;
   metrics: Metrics;
   /** Turns a 200 body into a record; throws when the body is not what the contract says. */
@@ -64,6 +66,23 @@ export function isNotASubscriber(contentType: unknown, body: unknown, msisdn: st
   return isPlainObject(body) && body.msisdn === msisdn;
 }
 
+/**
+ * Whether a 200 body is about the number asked: a body naming another `msisdn` (a misrouted or
+ * mixed-up reply) is not used (CONTRACT §3). A body naming none is read as it is: the customer
+ * records' body carries no `msisdn` in the contract (docs/decisions.md).
+ */
+export function namesAnotherSubscriber(body: unknown, msisdn: string): boolean {
+  return isPlainObject(body) && Object.hasOwn(body, 'msisdn') && body.msisdn !== msisdn;
+}
+
+/** The reply body limit when no setting says otherwise (CONTRACT §3). */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+/** Both axios adapters (undici's and node:http's) reject an over-limit body with this message. */
+function isTooLarge(err: unknown): boolean {
+  return axios.isAxiosError(err) && err.message.startsWith('maxContentLength size of');
+}
+
 /** The one header every upstream call sends. */
 const UPSTREAM_HEADERS = { accept: 'application/json' } as const;
 
@@ -107,7 +126,8 @@ export class HttpUpstream<T> {
       ...(this.pool ? { adapter: this.pool.adapter } : { httpAgent: this.agents?.http, httpsAgent: this.agents?.https }),
       validateStatus: () => true,
       maxRedirects: 0,
-      maxContentLength: 64 * 1024,
+      // Counted on the decoded bytes by both adapters, as they stream in (CONTRACT §3).
+      maxContentLength: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       headers: { ...UPSTREAM_HEADERS },
     });
     trimDefaults(this.http);
@@ -160,6 +180,10 @@ export class HttpUpstream<T> {
   }
 
   private failureOf(err: unknown): CallFailure {
+    if (isTooLarge(err)) {
+      this.opts.metrics.upstreamReplyRefused(this.opts.name, 'too_large');
+      return new CallFailure('error', `answered a body over ${this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES} bytes`);
+    }
     if (axios.isCancel(err) || (err as { code?: string }).code === 'ECONNABORTED') {
       // Our own deadline aborted it: axios's ERR_CANCELED would only mislead a reader.
       return new CallFailure('timeout', `timed out after ${this.opts.timeoutMs} ms`);
@@ -186,6 +210,10 @@ export class HttpUpstream<T> {
         return null;
       }
       if (res.status !== 200) throw new CallFailure('error', `answered HTTP ${res.status}`);
+      if (namesAnotherSubscriber(res.data, msisdn)) {
+        this.opts.metrics.upstreamReplyRefused(this.opts.name, 'other_subscriber');
+        throw new CallFailure('error', 'answered about another subscriber');
+      }
       try {
         const rec = this.opts.parse(res.data);
         outcome = 'ok';

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import {
   AxiosAdapter, AxiosError, AxiosHeaders, AxiosResponse, CanceledError, InternalAxiosRequestConfig,
 } from 'axios';
@@ -19,7 +20,9 @@ import { Pool } from 'undici';
  * exceeded"; an aborted `signal` rejects with a CanceledError (axios.isCancel); `timeout`
  * rejects with ECONNABORTED (ETIMEDOUT under transitional.clarifyTimeoutError); a transport
  * failure rejects with AxiosError.from(err), keeping the system's code (ECONNREFUSED...) and
- * the error as `cause`; gzip, deflate and br bodies are decoded. It never follows redirects
+ * the error as `cause`; gzip, deflate and br bodies are decoded as they stream in, and
+ * `maxContentLength` holds for the decoded bytes as well as the bytes received (any other
+ * Content-Encoding is refused). It never follows redirects
  * (a 3xx is an answer, as with maxRedirects 0), sends no Accept-Encoding or User-Agent of its
  * own (only the headers the config holds), and reads no HTTP_PROXY/HTTPS_PROXY: the upstreams
  * are reached directly (docs/decisions.md).
@@ -61,36 +64,79 @@ function pathOf(origin: string, basePath: string, config: InternalAxiosRequestCo
   return path || '/';
 }
 
-function decode(body: Buffer, encoding: unknown): Buffer {
+/**
+ * The decoder of a Content-Encoding: a zlib stream, which inflates in the thread pool one
+ * output chunk (16 KiB) at a time, so the running count in readBody stops a bomb within a chunk
+ * of the limit and no single call on the event loop inflates more than that (CONTRACT §3).
+ * undefined: identity. Any other coding is refused (the Error): its bytes could not be read anyway.
+ */
+function decoderOf(encoding: unknown): Transform | Error | undefined {
   switch (typeof encoding === 'string' ? encoding.trim().toLowerCase() : '') {
+    case '':
+    case 'identity':
+      return undefined;
     case 'gzip':
     case 'x-gzip':
-      return gunzipSync(body);
+      return createGunzip();
     case 'deflate':
-      return inflateSync(body);
+      return createInflate();
     case 'br':
-      return brotliDecompressSync(body);
+      return createBrotliDecompress();
     default:
-      return body;
+      return new Error('unsupported Content-Encoding');
   }
 }
 
-/** The whole body, or `tooLarge()` as soon as it passes `limit` bytes (-1: no limit). */
-function readBody(stream: NodeJS.ReadableStream & { destroy(): void }, limit: number, tooLarge: () => Error): Promise<Buffer> {
+type BodyStream = NodeJS.ReadableStream & { destroy(): void };
+
+/**
+ * The whole body decoded, or `tooLarge()` as soon as either the bytes received or the bytes
+ * decoded pass `limit` (-1: no limit). The limit holds after decoding: a 329-byte `br` body
+ * that would inflate to 200 MB is stopped after `limit` bytes of output.
+ */
+function readBody(source: BodyStream, encoding: unknown, limit: number, tooLarge: () => Error): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const decoder = decoderOf(encoding);
+    if (decoder instanceof Error) {
+      source.destroy();
+      reject(decoder);
+      return;
+    }
+    const out: BodyStream = decoder ?? source;
     const chunks: Buffer[] = [];
+    let received = 0;
     let size = 0;
-    stream.on('data', (chunk: Buffer) => {
+    let settled = false;
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      source.destroy();
+      decoder?.destroy();
+      reject(err);
+    };
+    if (decoder) {
+      source.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (limit > -1 && received > limit) fail(tooLarge());
+      });
+      source.once('error', fail);
+      source.pipe(decoder);
+    }
+    out.on('data', (chunk: Buffer) => {
+      if (settled) return;
       size += chunk.length;
       if (limit > -1 && size > limit) {
-        stream.destroy();
-        reject(tooLarge());
+        fail(tooLarge());
         return;
       }
       chunks.push(chunk);
     });
-    stream.once('error', reject);
-    stream.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    out.once('error', fail);
+    out.once('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    });
   });
 }
 
@@ -113,9 +159,8 @@ async function send(pool: Pool, origin: string, basePath: string, config: Intern
       body: (config.data as string | Buffer | undefined) ?? null,
       ...(signal ? { signal } : {}),
     });
-    const body = await readBody(res.body, config.maxContentLength ?? -1, () => (
+    const raw = await readBody(res.body, res.headers['content-encoding'], config.maxContentLength ?? -1, () => (
       new AxiosError(`maxContentLength size of ${config.maxContentLength} exceeded`, AxiosError.ERR_BAD_RESPONSE, config, request)));
-    const raw = decode(body, res.headers['content-encoding']);
     let data: unknown = raw;
     if (config.responseType !== 'arraybuffer') {
       const text = raw.toString((config.responseEncoding as BufferEncoding | undefined) ?? 'utf8');
