@@ -15,8 +15,8 @@ export const kycMatchSettings = {
   KYC_MATCH_MAX_PER_NUMBER_PER_DAY: int(1, 1_000_000, 10),
   /**
    * 32-byte key (base64 or 64 hex digits) under which the allowance's counter keys are HMACs of
-   * the number. Unset: a key generated at start (memory state; with Redis, required in
-   * production, the same on every instance, or each instance counts under its own keys).
+   * the number, the same on every instance. Unset: a key generated at start (memory state); with
+   * Redis, required in production, else a public development key (kyc-match/allowance-key.ts).
    */
   KYC_MATCH_KEY_FILE: optionalString,
 };

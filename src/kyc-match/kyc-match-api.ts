@@ -17,7 +17,7 @@ export interface KycMatchApiDeps extends CamaraApiDeps {
   records: CustomerRecords | undefined;
   /** The state store's quota counter: the per-number daily limit, fleet-wide on Redis (503 while it cannot be). */
   quotas: QuotaCounter;
-  /** Where the store keeps state: a generated KYC_MATCH_KEY_FILE key is only enough in memory. */
+  /** Where the store keeps state: a key generated at start is only enough in memory. */
   storeMode: () => StoreMode;
   metrics: Pick<Metrics, 'rateLimited'>;
 }
@@ -31,8 +31,9 @@ export type KycMatchApi = CamaraApi<KycMatchService>;
 export function createKycMatchApi(deps: KycMatchApiDeps, config: KycMatchConfig): KycMatchApi {
   const kit = camaraKit(deps, config);
   if (!deps.records) deps.logger.warn('no CRM_URL: KYC Match answers 503 (customer records not configured)');
-  if (!config.KYC_MATCH_KEY_FILE && deps.storeMode() !== 'memory') {
-    deps.logger.warn('KYC_MATCH_KEY_FILE unset: the allowance is counted under a key of this process only; other instances on the same Redis count apart');
+  const sharedStore = deps.storeMode() !== 'memory';
+  if (!config.KYC_MATCH_KEY_FILE && sharedStore) {
+    deps.logger.warn('KYC_MATCH_KEY_FILE unset: the allowance\'s Redis keys are HMACs under the public development key, as reversible as plain digests');
   }
   const service = new KycMatchService({
     verification: deps.verification, call: kit.call, records: deps.records, quotas: deps.quotas, metrics: deps.metrics, clock: deps.clock,
@@ -40,7 +41,7 @@ export function createKycMatchApi(deps: KycMatchApiDeps, config: KycMatchConfig)
       scores: config.KYC_MATCH_SCORES,
       idDocumentRequired: config.KYC_MATCH_ID_DOCUMENT_REQUIRED,
       maxPerNumberPerDay: config.KYC_MATCH_MAX_PER_NUMBER_PER_DAY,
-      allowanceKey: loadAllowanceKey(config.KYC_MATCH_KEY_FILE),
+      allowanceKey: loadAllowanceKey(config.KYC_MATCH_KEY_FILE, sharedStore),
     },
   });
   const routes = camaraRouter(kit.routes, {
