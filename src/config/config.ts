@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { auditSettings } from './audit-settings';
 import { graphqlSettings } from './graphql-settings';
-import { kycMatchSettings } from './kyc-match-settings';
+import { kycMatchSettings, productionKycMatchKeyRule } from './kyc-match-settings';
 import { issuerRules, oauthSettings, productionIssuerRule, productionJwksRule } from './oauth-settings';
 import { partnerSettings, productionPartnersRule } from './partner-settings';
 import { listenerRules, serverSettings, timeoutRules } from './server-settings';
@@ -49,7 +49,7 @@ type Settings = z.infer<typeof settings>;
  */
 const rules: SettingsRule<Settings>[] = [
   upstreamPairRule, stateRules, listenerRules, productionPartnersRule, productionUpstreamRule,
-  issuerRules, productionIssuerRule, productionSinkKeyRule, productionJwksRule, timeoutRules,
+  issuerRules, productionIssuerRule, productionSinkKeyRule, productionKycMatchKeyRule, productionJwksRule, timeoutRules,
   backoffRule, txnClaimRule, concurrencyRule, cacheRule,
 ];
 

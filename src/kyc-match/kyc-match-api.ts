@@ -1,10 +1,11 @@
+import { loadAllowanceKey } from './allowance-key';
 import { KYC_MATCH_PARTNER_OPERATION, KycMatchService } from './kyc-match-service';
 import { CustomerRecords } from './ports/customer-records';
 import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
 import { camaraRouter } from '../camara/camara-router';
 import { KycMatchSettings } from '../config/kyc-match-settings';
 import { Metrics } from '../verification/ports/metrics';
-import { QuotaCounter } from '../verification/ports/state-store';
+import { QuotaCounter, StoreMode } from '../verification/ports/state-store';
 
 export const KYC_MATCH_ROOT = '/kyc-match/v0.4';
 export const KYC_MATCH_PATH = `${KYC_MATCH_ROOT}/match`;
@@ -14,8 +15,10 @@ export type KycMatchConfig = CamaraApiConfig & KycMatchSettings;
 export interface KycMatchApiDeps extends CamaraApiDeps {
   /** Customer records (createUpstreams' crm); undefined when none is configured: every match is 503. */
   records: CustomerRecords | undefined;
-  /** The state store's quota counter: the per-number daily limit, fleet-wide on Redis. */
+  /** The state store's quota counter: the per-number daily limit, fleet-wide on Redis (503 while it cannot be). */
   quotas: QuotaCounter;
+  /** Where the store keeps state: a key generated at start is only enough in memory. */
+  storeMode: () => StoreMode;
   metrics: Pick<Metrics, 'rateLimited'>;
 }
 
@@ -28,12 +31,17 @@ export type KycMatchApi = CamaraApi<KycMatchService>;
 export function createKycMatchApi(deps: KycMatchApiDeps, config: KycMatchConfig): KycMatchApi {
   const kit = camaraKit(deps, config);
   if (!deps.records) deps.logger.warn('no CRM_URL: KYC Match answers 503 (customer records not configured)');
+  const sharedStore = deps.storeMode() !== 'memory';
+  if (!config.KYC_MATCH_KEY_FILE && sharedStore) {
+    deps.logger.warn('KYC_MATCH_KEY_FILE unset: the allowance\'s Redis keys are HMACs under the public development key, as reversible as plain digests');
+  }
   const service = new KycMatchService({
     verification: deps.verification, call: kit.call, records: deps.records, quotas: deps.quotas, metrics: deps.metrics, clock: deps.clock,
     settings: {
       scores: config.KYC_MATCH_SCORES,
       idDocumentRequired: config.KYC_MATCH_ID_DOCUMENT_REQUIRED,
       maxPerNumberPerDay: config.KYC_MATCH_MAX_PER_NUMBER_PER_DAY,
+      allowanceKey: loadAllowanceKey(config.KYC_MATCH_KEY_FILE, sharedStore),
     },
   });
   const routes = camaraRouter(kit.routes, {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { CamaraCallDeps, camaraCall, requireScope, subscriberOf } from '../camara/camara-call';
 import { MissingIdentifierError } from '../camara/camara-errors';
 import { BadRequestError, RateLimitedError, UpstreamUnavailableError } from '../errors/domain-errors';
@@ -26,6 +26,8 @@ export const KYC_MATCH_PARTNER_OPERATION: Operation = 'kyc_match';
 export interface KycMatchOptions extends MatchOptions {
   /** KYC_MATCH_MAX_PER_NUMBER_PER_DAY: per partner, per number, per UTC day, fleet-wide. */
   maxPerNumberPerDay: number;
+  /** KYC_MATCH_KEY_FILE's key: the counter's keys are HMAC-SHA256 of the day and number under it. */
+  allowanceKey: Buffer;
 }
 
 export interface KycMatchDeps {
@@ -66,7 +68,8 @@ function matchSubjectOf(tokenPhone: string | undefined, bodyPhone: string | unde
  * CAMARA KYC Match 0.4.0 (CONTRACT §11) over the shared CAMARA kit. Checks in the order of the
  * yaml and §7: scope (403), body (400), identifier (403 INVALID_TOKEN_CONTEXT / 422) and number
  * plan (422); then, audited as `kyc_match`, the partner's permission and rate limit (403/429),
- * the per-number daily limit (429), the subscriber (404), the identity record (503 when unreachable), the idDocument gate
+ * the per-number daily limit (429; 503 while it cannot be counted fleet-wide), the subscriber
+ * (404), the identity record (503 when unreachable, the use given back), the idDocument gate
  * (403) and the comparison. The record lives in this call only: never cached, logged or returned.
  */
 export class KycMatchService {
@@ -84,10 +87,12 @@ export class KycMatchService {
       grant, phoneNumber: parsed.phoneNumber, operation: 'match', partnerOperation: KYC_MATCH_PARTNER_OPERATION, correlator, subject: matchSubjectOf,
     };
     return camaraCall(this.deps.call, call, async (msisdn) => {
-      await this.countAgainstGuessing(grant.partner, msisdn);
-      subscriberOf(await this.deps.verification.hlrFactsWithTenure(msisdn), 'the phone number is not associated with a customer account');
-      if (!this.deps.records) throw new UpstreamUnavailableError('customer records are not configured', 60);
-      const record = await this.deps.records.identity(msisdn);
+      const count = await this.countAgainstGuessing(grant.partner, msisdn);
+      const record = await this.lookUp(msisdn).catch(async (err: unknown) => {
+        // An upstream that could not answer taught the caller nothing: the use is given back.
+        if (err instanceof UpstreamUnavailableError) await this.deps.quotas.giveBack?.(count.key, count.windowEndMs);
+        throw err;
+      });
       const outcome = matchAttributes(parsed.attributes, record ?? undefined, this.deps.settings);
       if (outcome.kind === 'refused') {
         throw outcome.reason === 'ID_DOCUMENT_REQUIRED'
@@ -98,18 +103,27 @@ export class KycMatchService {
     }, (a) => a.summary);
   }
 
+  /** The subscriber (404 when not one) and its identity record (503 when unreachable). */
+  private async lookUp(msisdn: string) {
+    subscriberOf(await this.deps.verification.hlrFactsWithTenure(msisdn), 'the phone number is not associated with a customer account');
+    if (!this.deps.records) throw new UpstreamUnavailableError('customer records are not configured', 60);
+    return this.deps.records.identity(msisdn);
+  }
+
   /**
    * One of the partner's KYC_MATCH_MAX_PER_NUMBER_PER_DAY for this number today (UTC), taken
    * before the record is read: a refused request costs customer records nothing. The store key
-   * holds a digest of the number, not the number.
+   * holds an HMAC of the day and number under the operator's key, not the number: a plain
+   * digest of a number is reversed by trying the numbering plan (all 11 in 3.5 s, issue 29).
    */
-  private async countAgainstGuessing(partner: Partner, msisdn: string): Promise<void> {
+  private async countAgainstGuessing(partner: Partner, msisdn: string): Promise<{ key: string; windowEndMs: number }> {
     const now = this.deps.clock.nowMs();
     const dayStart = Math.floor(now / DAY_MS) * DAY_MS;
     const day = new Date(dayStart).toISOString().slice(0, 10);
-    const digest = createHash('sha256').update(msisdn).digest('base64url').slice(0, 22);
-    const decision = await this.deps.quotas.take(`${partner.apiKey}:km:${day}:${digest}`, this.deps.settings.maxPerNumberPerDay, dayStart + DAY_MS);
-    if (decision.allowed) return;
+    const digest = createHmac('sha256', this.deps.settings.allowanceKey).update(`${day}:${msisdn}`).digest('base64url').slice(0, 22);
+    const count = { key: `${partner.apiKey}:km:${day}:${digest}`, windowEndMs: dayStart + DAY_MS };
+    const decision = await this.deps.quotas.take(count.key, this.deps.settings.maxPerNumberPerDay, count.windowEndMs);
+    if (decision.allowed) return count;
     this.deps.metrics.rateLimited('kyc_match');
     throw new RateLimitedError('too many KYC Match requests for this phone number today', Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
   }

@@ -44,6 +44,22 @@ export function describeQuotaCounterContract(s: () => QuotaSuite): void {
       expect(all.filter((d) => d.allowed)).toHaveLength(10);
     });
 
+    it('when a use is given back, then one more is allowed, and never more than the limit however many are given back', async () => {
+      const end = s().clock.nowMs() + 60_000;
+      const { quotas } = s().store;
+      expect(typeof quotas.giveBack).toBe('function');
+      expect((await quotas.take(s().k('p:back:n'), 2, end)).allowed).toBe(true);
+      expect((await quotas.take(s().k('p:back:n'), 2, end)).allowed).toBe(true);
+      expect((await quotas.take(s().k('p:back:n'), 2, end)).allowed).toBe(false);
+      await quotas.giveBack!(s().k('p:back:n'), end);
+      expect((await quotas.take(s().k('p:back:n'), 2, end)).allowed).toBe(true);
+      expect((await quotas.take(s().k('p:back:n'), 2, end)).allowed).toBe(false);
+      for (let i = 0; i < 5; i++) await quotas.giveBack!(s().k('p:back:n'), end);
+      const after = [];
+      for (let i = 0; i < 4; i++) after.push((await quotas.take(s().k('p:back:n'), 2, end)).allowed);
+      expect(after).toEqual([true, true, false, false]);
+    });
+
     it('when the window has ended, then the key is forgotten', async () => {
       s().clock.thaw();
       const end = Date.now() + 300;

@@ -47,10 +47,10 @@ describe('audit trail: one poison record never stalls it', () => {
   beforeAll(async () => { pg = await startPostgres(); });
   afterAll(async () => { await pg?.destroy(); });
 
-  it('when a CAMARA token\'s purpose claim holds a NUL and control characters, then the call is recorded with them escaped and every later record reaches PostgreSQL', async () => {
+  it('when a CAMARA token\'s purpose claim holds a NUL, control characters and bidirectional controls (U+202E, U+2066-2069), then the call is recorded with them escaped and every later record reaches PostgreSQL', async () => {
     const c = await startCamaraHarness({ env: { AUDIT_DATABASE_URL: pg.url, ...FAST } });
     try {
-      const token = await c.tokens.external({ purpose: 'dpv:Fraud\u0000Prevention\n\u001b[2J' });
+      const token = await c.tokens.external({ purpose: 'dpv:Fraud\u0000Prevention\n\u001b[2J\u202eesreveR\u2066x\u2069' });
       const poisonCorrelator = randomUUID();
       const r = await c.call(CHECK, { phoneNumber: '+255712000001' }, { token, headers: { 'x-correlator': poisonCorrelator } });
       expect(r.status).toBe(200);
@@ -58,7 +58,7 @@ describe('audit trail: one poison record never stalls it', () => {
       await c.h.server.audit.flush();
       const rows = await auditRows(pg);
       expect(rows.map((row) => row.correlator).sort()).toEqual([poisonCorrelator, ...later].sort());
-      expect(rows.find((row) => row.correlator === poisonCorrelator)?.purpose).toBe('dpv:Fraud\\u0000Prevention\\u000a\\u001b[2J');
+      expect(rows.find((row) => row.correlator === poisonCorrelator)?.purpose).toBe('dpv:Fraud\\u0000Prevention\\u000a\\u001b[2J\\u202eesreveR\\u2066x\\u2069');
       expect(await readyAudit(c.url)).toBe('postgres');
       expect(await counter(c.url, 'spooled')).toBe(0);
     } finally {

@@ -35,8 +35,9 @@ const asObject = (r: Reply) => r.body as Record<string, unknown>;
 describe('KYC Match conformance: the official scenarios (kyc-match.feature)', () => {
   // The feature sends many requests about one number: the guessing limit is shown in kyc-match-limits.
   const env = { KYC_MATCH_MAX_PER_NUMBER_PER_DAY: '100000' };
+  /** KYC_MATCH_SCORES=true, turned on explicitly: scenario 3's scores. */
   let c: CamaraHarness;
-  /** KYC_MATCH_SCORES=false: "false" without a score (scenario 5). */
+  /** The default (KYC_MATCH_SCORES unset, off): "false" without a score (scenario 5). */
   let noScores: CamaraHarness;
   /** KYC_MATCH_ID_DOCUMENT_REQUIRED=true: the optional second-level validation (7, 12, 13). */
   let idRequired: CamaraHarness;
@@ -44,8 +45,8 @@ describe('KYC Match conformance: the official scenarios (kyc-match.feature)', ()
 
   beforeAll(async () => {
     [c, noScores, idRequired] = await Promise.all([
+      startCamaraHarness({ env: { ...env, KYC_MATCH_SCORES: 'true' } }),
       startCamaraHarness({ env }),
-      startCamaraHarness({ env: { ...env, KYC_MATCH_SCORES: 'false' } }),
       startCamaraHarness({ env: { ...env, KYC_MATCH_ID_DOCUMENT_REQUIRED: 'true' } }),
     ]);
     token = await c.tokens.twoLegged({ scope: KYC_MATCH_SCOPE });

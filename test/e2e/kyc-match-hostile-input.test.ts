@@ -30,6 +30,15 @@ describe('KYC Match: bad input gets a clear ErrorInfo, never a 500', () => {
   const call = (body: unknown, contentType?: string) => c.call(KYC_MATCH, body, { token, ...(contentType ? { contentType } : {}) });
   const messageOf = (r: { body: unknown }) => String((r.body as { message?: unknown }).message);
 
+  it('when email is an address the yaml\'s format: email accepts (a/b@, user%x@, x@y.z, generated ones), then it is compared (200), not refused', async () => {
+    const generated = fc.sample(fc.emailAddress(), { numRuns: 20, seed: SEED });
+    for (const email of ['a/b@example.com', 'user%x@example.com', 'x@y.z', ...generated]) {
+      const r = await call({ phoneNumber: phone, email });
+      expect([email, r.status, r.body]).toEqual([email, 200, { emailMatch: 'false' }]);
+    }
+    expect((await call({ phoneNumber: phone, email: FULL.email.toUpperCase() })).body).toEqual({ emailMatch: 'true' });
+  });
+
   it('when the body names only attributes the yaml does not, then 400 (INVALID_PARAM_COMBINATION beside a phoneNumber); beside known ones they are ignored', async () => {
     expectErrorInfo(await call({ shoeSize: '44', favouriteColour: 'teal' }), 400, 'INVALID_ARGUMENT');
     expectErrorInfo(await call({ phoneNumber: phone, shoeSize: '44', favouriteColour: 'teal' }), 400, 'KNOW_YOUR_CUSTOMER.INVALID_PARAM_COMBINATION');

@@ -36,8 +36,17 @@ describe('access tokens: iat and typ (RFC 9068), strict default', () => {
     expect(await status(c, await idp.mint(claims({ iat: nowS() + 10 })))).toBe(200);
   });
 
-  it('when iat is missing, then 401 (RFC 9068 §2.2 requires it)', async () => {
-    expect(await status(c, await c.tokens.issuer.mint(claims({ iat: undefined })))).toBe(401);
+  it('when iat is missing or not a number, then 401 saying so, not "issued in the future" (RFC 9068 §2.2 requires a NumericDate)', async () => {
+    const idp = c.tokens.issuer;
+    const messages: [unknown, number, string | undefined][] = [];
+    for (const iat of [undefined, 'yesterday', String(nowS()), null, true, [nowS()], { s: nowS() }]) {
+      const r = await c.call(CHECK, BODY, { token: await idp.mint(claims({ iat })) });
+      messages.push([iat, r.status, (r.body as { message?: string }).message]);
+    }
+    expect(messages).toEqual([
+      [undefined, 401, 'access token has no iat claim'],
+      ...messages.slice(1).map(([iat]) => [iat, 401, 'access token iat claim is not a NumericDate']),
+    ]);
   });
 
   it('when an external token is typed JWT, id_token-like or untyped, then 401; at+jwt in either spelling, then 200', async () => {

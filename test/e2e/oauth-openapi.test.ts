@@ -4,6 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { load } from 'js-yaml';
 import { CamaraHarness, startCamaraHarness } from '../support/camara-harness';
+import { camaraFile } from '../support/camara-spec';
 import { Harness, startHarness } from '../support/harness';
 import { OpenApiSpec } from '../support/openapi-validator';
 import { requestToken } from '../support/oauth';
@@ -125,6 +126,19 @@ describe('docs/openapi-camara.yaml against the CAMARA routes', () => {
     const r = await c.call('/kyc-match/v0.4/match', body, { token });
     expect(r.status).toBe(status);
     spec.assertResponse('post', '/kyc-match/v0.4/match', r.status, r.headers, r.body, r.text);
+  });
+
+  it('when KYC Match refuses a number over its daily limit, then the 429 is one our document describes, marked as the operator\'s extension (kyc-match.yaml has none)', async () => {
+    const token = await c.tokens.twoLegged({ scope: 'kyc-match:match' });
+    const body = { phoneNumber: '+255712000011', gender: 'MALE' };
+    let r = await c.call('/kyc-match/v0.4/match', body, { token });
+    for (let i = 0; i < 20 && r.status !== 429; i++) r = await c.call('/kyc-match/v0.4/match', body, { token });
+    expect(r.status).toBe(429);
+    spec.assertResponse('post', '/kyc-match/v0.4/match', r.status, r.headers, r.body, r.text);
+    const ours = (spec.operation('post', '/kyc-match/v0.4/match')!.responses as Record<string, Record<string, unknown>>)['429'];
+    expect(ours['x-operator-extension']).toBe(true);
+    const official = load(readFileSync(camaraFile('kyc-match.yaml'), 'utf8')) as { paths: Record<string, { post: { responses: Record<string, unknown> } }> };
+    expect(Object.keys(official.paths['/match'].post.responses)).not.toContain('429');
   });
 
   it('when a KYC Match body number differs from a three-legged token\'s, then the 403 is one our document describes', async () => {

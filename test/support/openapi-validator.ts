@@ -144,7 +144,7 @@ export class OpenApiSpec {
       if (value === null) {
         if (header.required === true) errors.push(`header ${name} is required`);
       } else if (header.schema) {
-        errors.push(...this.validate(header.schema as Schema, value, `header ${name}`));
+        errors.push(...this.validate(header.schema as Schema, headerValue(this.deref(header.schema as Schema), value), `header ${name}`));
       }
     }
     const content = response.content as Schema | undefined;
@@ -209,4 +209,15 @@ let shared: OpenApiSpec | undefined;
 export function partnerApiSpec(): OpenApiSpec {
   shared ??= OpenApiSpec.load();
   return shared;
+}
+
+/**
+ * A header as its schema reads it: header values are strings on the wire, and OpenAPI's simple
+ * style serialises an integer (`Retry-After: 60`) as its digits; a value that is not the
+ * number's form stays a string, so the schema still refuses it.
+ */
+function headerValue(schema: Schema, raw: string): unknown {
+  if ((schema.type === 'integer' || schema.type === 'number') && /^-?[0-9]+(\.[0-9]+)?$/.test(raw)) return Number(raw);
+  if (schema.type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
+  return raw;
 }

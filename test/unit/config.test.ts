@@ -150,8 +150,8 @@ describe('configuration (CONTRACT §4)', () => {
     });
   });
 
-  it('when nothing is set for KYC Match, then scores are on, idDocument is optional, 10 a day per number, no CRM_URL; production needs CRM_URL', () => {
-    expect(loadConfig({})).toMatchObject({ KYC_MATCH_SCORES: true, KYC_MATCH_ID_DOCUMENT_REQUIRED: false, KYC_MATCH_MAX_PER_NUMBER_PER_DAY: 10, CRM_TIMEOUT_MS: 2000 });
+  it('when nothing is set for KYC Match, then scores are off, idDocument is optional, 10 a day per number, no CRM_URL; production needs CRM_URL', () => {
+    expect(loadConfig({})).toMatchObject({ KYC_MATCH_SCORES: false, KYC_MATCH_ID_DOCUMENT_REQUIRED: false, KYC_MATCH_MAX_PER_NUMBER_PER_DAY: 10, CRM_TIMEOUT_MS: 2000 });
     expect(loadConfig({}).CRM_URL).toBeUndefined();
     expect(loadConfig({ CRM_URL: 'http://c:9090/crm/' }).CRM_URL).toBe('http://c:9090/crm');
     expect(() => loadConfig({ CRM_URL: 'ftp://c/crm' })).toThrow(/CRM_URL/);
@@ -159,6 +159,17 @@ describe('configuration (CONTRACT §4)', () => {
     expect(() => loadConfig({ KYC_MATCH_SCORES: 'yes' })).toThrow(/KYC_MATCH_SCORES/);
     expect(() => loadConfig({ NODE_ENV: 'production', PARTNERS_FILE: '/etc/p.json', HLR_URL: 'http://h/hlr', SIM_URL: 'http://s/sim' }))
       .toThrow(/CRM_URL: is required in production/);
+  });
+
+  it('when production runs on Redis without KYC_MATCH_KEY_FILE, then the start stops naming it; with it, or without Redis, it starts', () => {
+    const prod = {
+      NODE_ENV: 'production', PARTNERS_FILE: '/etc/p.json', HLR_URL: 'http://h/hlr', SIM_URL: 'http://s/sim', CRM_URL: 'http://c/crm',
+      OAUTH_SIGNING_KEY_FILE: '/etc/jwks.json', PUBLIC_URL: 'https://verify.example', SINK_CREDENTIALS_KEY_FILE: '/etc/k',
+    };
+    expect(() => loadConfig({ ...prod, REDIS_URL: 'redis://r:6379' })).toThrow(/KYC_MATCH_KEY_FILE: is required in production with Redis/);
+    expect(() => loadConfig({ ...prod, REDIS_CLUSTER_NODES: 'r1:6379' })).toThrow(/KYC_MATCH_KEY_FILE/);
+    expect(loadConfig({ ...prod, REDIS_URL: 'redis://r:6379', KYC_MATCH_KEY_FILE: '/etc/km' }).KYC_MATCH_KEY_FILE).toBe('/etc/km');
+    expect(loadConfig(prod).KYC_MATCH_KEY_FILE).toBeUndefined();
   });
 
   it('when a variable is empty, then it is treated as unset', () => {

@@ -1,5 +1,8 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import fc from 'fast-check';
 import { ATTRIBUTES } from '../../src/kyc-match/identity-record';
-import { MAX_VALUE_LENGTH, parseMatchRequest } from '../../src/kyc-match/match-request';
+import { MAX_EMAIL_LENGTH, MAX_VALUE_LENGTH, parseMatchRequest } from '../../src/kyc-match/match-request';
 import { camaraFile } from '../support/camara-spec';
 import { OpenApiSpec } from '../support/openapi-validator';
 
@@ -83,5 +86,32 @@ describe('KYC Match request validation', () => {
       .toEqual({ ok: true, attributes: { idDocumentType: 'driver_licence', country: 'jp', birthdate: '2000-02-29', email: 'Abc@Example.com', gender: 'FEMALE' } });
     const longest = { email: `${'a'.repeat(242)}@example.com`, address: 'a'.repeat(MAX_VALUE_LENGTH) };
     expect(parseMatchRequest(longest)).toEqual({ ok: true, attributes: longest });
+  });
+
+  describe('email follows the yaml\'s `format: email` (ajv-formats, what the clients generated from the yaml check)', () => {
+    const ajv = new Ajv();
+    addFormats(ajv);
+    const yamlEmail = ajv.compile({ type: 'string', format: 'email' });
+    const accepted = (email: string) => parseMatchRequest({ email }).ok;
+
+    it('when an address has the atext characters RFC 5321 allows (a/b, user%x) or a one-letter domain, then it is accepted', () => {
+      for (const email of ['a/b@example.com', 'user%x@example.com', 'x@y.z', "o'brien+tag=1@mail.example.co.tz", '{x}|~^`!#$&*?@a-b.example']) {
+        expect([email, yamlEmail(email), accepted(email)]).toEqual([email, true, true]);
+      }
+    });
+
+    it('when addresses are generated from the format (fast-check emailAddress) or mutated, then the service accepts exactly what ajv-formats accepts', () => {
+      const mutated = fc.tuple(fc.emailAddress(), fc.nat(), fc.constantFrom('', ' ', '@', '.', '..', '(', '"', '\\', '\u00e9', '-', '_'))
+        .map(([e, at, insert]) => e.slice(0, at % (e.length + 1)) + insert + e.slice(at % (e.length + 1)));
+      const sample = fc.oneof(fc.emailAddress(), mutated, fc.string({ maxLength: 40 }));
+      let acceptedCount = 0;
+      fc.assert(fc.property(sample, (email) => {
+        const yaml = yamlEmail(email) && email.length <= MAX_EMAIL_LENGTH;
+        if (yaml) acceptedCount++;
+        expect([email, accepted(email)]).toEqual([email, yaml]);
+      }), { numRuns: 3000 });
+      // Positive control: the sample holds many addresses the format accepts, not only refusals.
+      expect(acceptedCount).toBeGreaterThan(500);
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import { AuditRecorder } from '../../src/audit/audit-recorder';
 import { AuditRecord } from '../../src/audit/ports/audit-trail';
 import { CamaraCallDeps } from '../../src/camara/camara-call';
@@ -23,15 +24,26 @@ const PARTNER: Partner = { name: 'bank', apiKey: 'bank-key', secret: 's', operat
 const RECORD: IdentityRecord = { idDocument: 'AB123', givenName: 'Amani', birthdate: '1990-05-17' };
 const ACTIVE: HlrRecord = { status: 'active', paymentType: 'prepaid', activatedAtMs: 0 };
 
-function setup(o: { record?: IdentityRecord | null; line?: HlrRecord | null; records?: boolean; admit?: () => Promise<void>; idDocumentRequired?: boolean } = {}) {
+const KEY = Buffer.alloc(32, 7);
+
+function setup(o: {
+  record?: IdentityRecord | null; line?: HlrRecord | null; records?: boolean; admit?: () => Promise<void>; idDocumentRequired?: boolean; crmDown?: boolean;
+} = {}) {
   let now = Date.UTC(2026, 10, 26, 23, 59, 0);
   const clock = { nowMs: () => now };
   const audit: AuditRecord[] = [];
   const asked: string[] = [];
   const quotaKeys: string[] = [];
   const memory = new MemoryQuotaCounter(clock, 1000);
-  const quotas: QuotaCounter = { take: (key, limit, end) => { quotaKeys.push(key); return memory.take(key, limit, end); } };
-  const records: CustomerRecords = { identity: async (msisdn) => { asked.push(msisdn); return o.record === undefined ? RECORD : o.record; } };
+  let crmDown = o.crmDown ?? false;
+  const quotas: QuotaCounter = { take: (key, limit, end) => { quotaKeys.push(key); return memory.take(key, limit, end); }, giveBack: (key) => memory.giveBack(key) };
+  const records: CustomerRecords = {
+    identity: async (msisdn) => {
+      asked.push(msisdn);
+      if (crmDown) throw new UpstreamUnavailableError('crm unavailable (circuit open)', 5);
+      return o.record === undefined ? RECORD : o.record;
+    },
+  };
   const verification = {
     hlrFactsWithTenure: async () => (o.line === undefined ? ACTIVE : o.line),
   } as unknown as VerificationService;
@@ -44,9 +56,9 @@ function setup(o: { record?: IdentityRecord | null; line?: HlrRecord | null; rec
   const service = new KycMatchService({
     verification, call, records: o.records === false ? undefined : records, quotas,
     metrics: { rateLimited: (op) => { rateLimited.push(op); } }, clock,
-    settings: { scores: true, idDocumentRequired: o.idDocumentRequired ?? false, maxPerNumberPerDay: 2 },
+    settings: { scores: true, idDocumentRequired: o.idDocumentRequired ?? false, maxPerNumberPerDay: 2, allowanceKey: KEY },
   });
-  return { service, audit, asked, quotaKeys, rateLimited, setNow: (ms: number) => { now = ms; } };
+  return { service, audit, asked, quotaKeys, rateLimited, setNow: (ms: number) => { now = ms; }, setCrmDown: (down: boolean) => { crmDown = down; } };
 }
 
 const grant = (extra: Partial<AccessGrant> = {}): AccessGrant => ({ partner: PARTNER, scopes: new Set(['kyc-match:match']), ...extra });
@@ -61,6 +73,29 @@ describe('KycMatchService', () => {
     expect(s.quotaKeys).toHaveLength(1);
     expect(s.quotaKeys[0]).toMatch(/^bank-key:km:2026-11-26:[A-Za-z0-9_-]{22}$/);
     expect(s.quotaKeys[0]).not.toContain('712000011');
+  });
+
+  it('when the counter key is made, then it is the HMAC of the day and number under the operator\'s key, not a plain SHA-256 of the number', async () => {
+    const s = setup();
+    await s.service.match(grant(), BODY, 'c1');
+    const digest = s.quotaKeys[0].split(':').at(-1)!;
+    expect(digest).toBe(createHmac('sha256', KEY).update('2026-11-26:255712000011').digest('base64url').slice(0, 22));
+    for (const plain of ['255712000011', '+255712000011']) {
+      for (const enc of ['hex', 'base64', 'base64url'] as const) expect(s.quotaKeys[0]).not.toContain(createHash('sha256').update(plain).digest(enc).slice(0, 16));
+    }
+  });
+
+  it('when customer records are unavailable, then 503 and the use is given back: the day\'s allowance is still whole once they answer', async () => {
+    const s = setup({ crmDown: true });
+    for (let i = 0; i < 5; i++) await expect(s.service.match(grant(), BODY, 'c')).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    const none = setup({ records: false });
+    for (let i = 0; i < 5; i++) await expect(none.service.match(grant(), BODY, 'c')).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    // Records back: both uses of the day (limit 2) are there, then 429.
+    s.setCrmDown(false);
+    await s.service.match(grant(), BODY, 'c');
+    await s.service.match(grant(), BODY, 'c');
+    await expect(s.service.match(grant(), BODY, 'c')).rejects.toBeInstanceOf(RateLimitedError);
+    expect(s.audit.map((r) => r.httpStatus)).toEqual([503, 503, 503, 503, 503, 200, 200, 429]);
   });
 
   it('when the daily limit is spent, then 429 with Retry-After to midnight UTC, customer records not asked; the next UTC day counts afresh', async () => {

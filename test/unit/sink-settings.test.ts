@@ -26,7 +26,7 @@ describe('sink settings', () => {
   test('when production runs on Redis without SINK_CREDENTIALS_KEY_FILE, then the start stops naming it; with it, or without Redis, it starts', () => {
     expect(() => loadConfig({ ...PROD, REDIS_URL: 'redis://r:6379' })).toThrow(/SINK_CREDENTIALS_KEY_FILE: is required in production with Redis/);
     expect(() => loadConfig({ ...PROD, REDIS_CLUSTER_NODES: 'r1:6379' })).toThrow(/SINK_CREDENTIALS_KEY_FILE/);
-    expect(loadConfig({ ...PROD, REDIS_URL: 'redis://r:6379', SINK_CREDENTIALS_KEY_FILE: '/etc/k' }).SINK_CREDENTIALS_KEY_FILE).toBe('/etc/k');
+    expect(loadConfig({ ...PROD, REDIS_URL: 'redis://r:6379', SINK_CREDENTIALS_KEY_FILE: '/etc/k', KYC_MATCH_KEY_FILE: '/etc/km' }).SINK_CREDENTIALS_KEY_FILE).toBe('/etc/k');
     expect(() => loadConfig(PROD)).not.toThrow();
   });
 });

@@ -25,6 +25,7 @@ export function configMap(): ConfigMap {
       PARTNERS_FILE: `${secrets.partners.mountPath}/${secrets.partners.key}`,
       OAUTH_SIGNING_KEY_FILE: `${secrets.oauthKeys.mountPath}/${secrets.oauthKeys.key}`,
       SINK_CREDENTIALS_KEY_FILE: `${secrets.sinkCredentialsKey.mountPath}/${secrets.sinkCredentialsKey.key}`,
+      KYC_MATCH_KEY_FILE: `${secrets.kycMatchKey.mountPath}/${secrets.kycMatchKey.key}`,
       // The built-in issuer's identifier (iss, and the metadata's URLs): the address partners use.
       PUBLIC_URL: 'https://verify.operator.example',
       // Each pod's own audit spool and file store (docs/audit.md); AUDIT_DATABASE_URL comes from the env Secret.

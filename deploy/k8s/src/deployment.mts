@@ -67,6 +67,7 @@ export function deployment(): Deployment {
               { name: 'partners', mountPath: secrets.partners.mountPath, readOnly: true },
               { name: 'oauth-keys', mountPath: secrets.oauthKeys.mountPath, readOnly: true },
               { name: 'sink-credentials-key', mountPath: secrets.sinkCredentialsKey.mountPath, readOnly: true },
+              { name: 'kyc-match-key', mountPath: secrets.kycMatchKey.mountPath, readOnly: true },
               // The audit spool and JSON-lines store (AUDIT_DIR): the only writable path.
               { name: 'var', mountPath: '/app/var' },
             ],
@@ -75,6 +76,7 @@ export function deployment(): Deployment {
             { name: 'partners', secret: { secretName: secrets.partners.name, defaultMode: 0o440 } },
             { name: 'oauth-keys', secret: { secretName: secrets.oauthKeys.name, defaultMode: 0o440 } },
             { name: 'sink-credentials-key', secret: { secretName: secrets.sinkCredentialsKey.name, defaultMode: 0o440 } },
+            { name: 'kyc-match-key', secret: { secretName: secrets.kycMatchKey.name, defaultMode: 0o440 } },
             { name: 'var', emptyDir: { sizeLimit: '1Gi' } },
           ],
         },

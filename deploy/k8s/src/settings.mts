@@ -31,5 +31,7 @@ export const secrets = {
   oauthKeys: { name: `${APP}-oauth-keys`, key: 'jwks.json', mountPath: '/run/secrets/oauth' },
   // The key sink credentials are encrypted with in Redis (32 bytes, base64): the same for every pod.
   sinkCredentialsKey: { name: `${APP}-sink-credentials-key`, key: 'sink-credentials.key', mountPath: '/run/secrets/sink-credentials' },
+  // The key KYC Match's allowance counters are HMACs under (32 bytes, base64): the same for every pod.
+  kycMatchKey: { name: `${APP}-kyc-match-key`, key: 'kyc-match.key', mountPath: '/run/secrets/kyc-match' },
   env: { name: `${APP}-env` },
 } as const;

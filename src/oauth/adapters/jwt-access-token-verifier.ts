@@ -159,10 +159,16 @@ function claimsOf(payload: JWTPayload): VerifiedClaims {
   return claims;
 }
 
+/** The claims jose checks as RFC 7519 NumericDates (seconds since the epoch). */
+const NUMERIC_DATES = new Set(['exp', 'iat', 'nbf']);
+
 /** A reason safe to show the caller: which check failed, never key material or the token. */
 function reasonOf(err: unknown): string {
   if (err instanceof errors.JWTExpired) return 'access token expired';
   if (err instanceof errors.JWTClaimValidationFailed) {
+    // A claim absent or not of its type says so; only a present, well-typed value failed its check.
+    if (err.reason === 'missing') return `access token has no ${err.claim} claim`;
+    if (err.reason === 'invalid' && NUMERIC_DATES.has(err.claim)) return `access token ${err.claim} claim is not a NumericDate`;
     switch (err.claim) {
       case 'nbf': return 'access token not yet valid';
       case 'iat': return 'access token issued in the future';

@@ -89,7 +89,9 @@ export interface RateLimiter {
 /**
  * Uses counted per key within fixed windows (KYC Match's per-number daily limit, CONTRACT §11).
  * A key is `<partner api key>:<rest>`, as a txn_id's, and names its window (the day in it): a
- * new window is a new key.
+ * new window is a new key. A count is never forgotten before its window ends, and it holds for
+ * every instance sharing the store or none: a store that cannot count that way (Redis down, the
+ * memory bound reached) throws UpstreamUnavailableError rather than count somewhere narrower.
  */
 export interface QuotaCounter {
   /**
@@ -97,6 +99,12 @@ export interface QuotaCounter {
    * and retryAfterMs is the time left until windowEndMs, when the key is forgotten.
    */
   take(key: string, limit: number, windowEndMs: number): Promise<RateDecision>;
+  /**
+   * Gives back one use take counted (never below zero), for a request that learned nothing
+   * (its upstream was unavailable). Best effort: when the store cannot, the use stays spent.
+   * Absent on a store that cannot give back at all.
+   */
+  giveBack?(key: string, windowEndMs: number): Promise<void>;
 }
 
 /** What admitting a request asks of the store: charge the rate limit, then claim the txn_id. */

@@ -5,6 +5,7 @@ import { Metrics } from '../ports/metrics';
 import { StateStore } from '../ports/state-store';
 import { Logger } from '../../observability/logger';
 import { FallbackStateStore } from './fallback-state-store';
+import { withFleetQuotas } from './fleet-quota-counter';
 import { MemoryStateStore } from './memory-state-store';
 import { RedisStateStore } from './redis-state-store';
 
@@ -32,7 +33,8 @@ export function degradedTxnBudgetBytes(heapSizeLimit = getHeapStatistics().heap_
 
 /**
  * The state store the config asks for: process memory when neither REDIS_URL nor
- * REDIS_CLUSTER_NODES is set (one instance only), else Redis behind the in-memory fallback.
+ * REDIS_CLUSTER_NODES is set (one instance only), else Redis behind the in-memory fallback,
+ * whose quotas refuse rather than count per instance (fleet-quota-counter.ts).
  */
 export function createStateStore(config: StateSettings, deps: StateStoreDeps): StateStore {
   const { clock, logger, metrics } = deps;
@@ -60,7 +62,8 @@ export function createStateStore(config: StateSettings, deps: StateStoreDeps): S
   });
   // The URL stays out of the log: it may carry a password.
   logger.info({ redis: redis.kind, keyPrefix: config.REDIS_KEY_PREFIX }, 'state on Redis; connecting');
-  return new FallbackStateStore(redis, memory, {
+  // Quotas (KYC Match's allowance) are fleet-wide or refused, never counted per instance.
+  return withFleetQuotas(new FallbackStateStore(redis, memory, {
     clock,
     logger,
     metrics,
@@ -69,5 +72,5 @@ export function createStateStore(config: StateSettings, deps: StateStoreDeps): S
     probeIntervalMs: PROBE_INTERVAL_MS,
     maxJournalEntries: config.MEMORY_TXN_MAX_ENTRIES,
     maxDegradedTxnBytes: degradedTxnBudgetBytes(),
-  });
+  }), redis);
 }

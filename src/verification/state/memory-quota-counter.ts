@@ -1,3 +1,4 @@
+import { UpstreamUnavailableError } from '../../errors/domain-errors';
 import { Clock } from '../../kernel/clock';
 import { QuotaCounter, RateDecision } from '../ports/state-store';
 
@@ -7,10 +8,12 @@ interface Count {
 }
 
 /**
- * Window counts in this process, at most maxEntries keys: past it, ended windows go first,
- * then the oldest keys (Map keeps insertion order). Forgetting a key early can only let a
- * number be asked again, never refuse one wrongly; the bound keeps a flood of numbers from
- * growing the heap.
+ * Window counts in this process, at most maxEntries keys. A count is never forgotten before its
+ * window ends: forgetting one would let a caller ask about a number again (100 requests about
+ * other numbers used to evict a counter and buy 10 more guesses, issue 29). Past the bound, once
+ * ended windows are cleared, a new key is refused with 503 (the service cannot count it, so it
+ * does not answer it) until the earliest window ends; keys already counted are still answered.
+ * The bound keeps a flood of numbers from growing the heap.
  */
 export class MemoryQuotaCounter implements QuotaCounter {
   private readonly counts = new Map<string, Count>();
@@ -34,12 +37,20 @@ export class MemoryQuotaCounter implements QuotaCounter {
     return { allowed: true, retryAfterMs: 0 };
   }
 
+  async giveBack(key: string): Promise<void> {
+    const c = this.counts.get(key);
+    if (c !== undefined && c.uses > 0) c.uses--;
+  }
+
+  /** Clears ended windows; when every key left is still counting, refuses the new one. */
   private makeRoom(now: number): void {
     if (this.counts.size < this.maxEntries) return;
-    for (const [key, c] of this.counts) if (c.windowEndMs <= now) this.counts.delete(key);
-    for (const key of this.counts.keys()) {
-      if (this.counts.size < this.maxEntries) break;
-      this.counts.delete(key);
+    let earliestEnd = Infinity;
+    for (const [key, c] of this.counts) {
+      if (c.windowEndMs <= now) this.counts.delete(key);
+      else earliestEnd = Math.min(earliestEnd, c.windowEndMs);
     }
+    if (this.counts.size < this.maxEntries) return;
+    throw new UpstreamUnavailableError('quota counts full: no count is forgotten before its window ends', Math.max(1, Math.ceil((earliestEnd - now) / 1000)));
   }
 }

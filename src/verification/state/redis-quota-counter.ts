@@ -15,4 +15,8 @@ export class RedisQuotaCounter implements QuotaCounter {
     const allowed = await this.client.vcQuotaTake(quotaKey(this.keyPrefix, key), limit, Math.ceil(windowEndMs));
     return allowed === 1 ? { allowed: true, retryAfterMs: 0 } : { allowed: false, retryAfterMs: Math.max(0, windowEndMs - this.clock.nowMs()) };
   }
+
+  async giveBack(key: string): Promise<void> {
+    await this.client.vcQuotaGiveBack(quotaKey(this.keyPrefix, key));
+  }
 }

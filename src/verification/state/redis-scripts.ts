@@ -118,6 +118,13 @@ redis.call('PEXPIREAT', KEYS[1], ARGV[2])
 return 1
 `;
 
+/** One use given back (never below zero); the key keeps its expiry. Returns the count before. */
+const QUOTA_GIVE_BACK = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then redis.call('DECR', KEYS[1]) end
+return n
+`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     vcTxnClaim(key: string, value: string, ttlMs: number): Result<string | null, Context>;
@@ -126,6 +133,7 @@ declare module 'ioredis' {
     vcCacheSet(key: string, version: string, value: string, ttlMs: number): Result<number, Context>;
     vcRateTake(key: string, nowMs: number, perSecond: number, burst: number, ttlMs: number, need: number): Result<[number, number], Context>;
     vcQuotaTake(key: string, limit: number, expireAtMs: number): Result<number, Context>;
+    vcQuotaGiveBack(key: string): Result<number, Context>;
     vcAdmit(rateKey: string, txnKey: string, nowMs: number, perSecond: number, burst: number, ttlMs: number, need: number,
       inFlight: string, txnTtlMs: number): Result<[number, number, string?], Context>;
   }
@@ -140,4 +148,5 @@ export function defineStateScripts(client: Redis | Cluster): void {
   client.defineCommand('vcCacheSet', { numberOfKeys: 1, lua: CACHE_SET });
   client.defineCommand('vcAdmit', { numberOfKeys: 2, lua: ADMIT });
   client.defineCommand('vcQuotaTake', { numberOfKeys: 1, lua: QUOTA_TAKE });
+  client.defineCommand('vcQuotaGiveBack', { numberOfKeys: 1, lua: QUOTA_GIVE_BACK });
 }
