@@ -7,7 +7,6 @@ jest.setTimeout(20_000);
 
 const EVENTS_TOKEN = 'swap-events-token-0123456789';
 const COMMAND_TIMEOUT_MS = 200;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The SIM swap answer of a reply (harness replies are untyped). */
 const swapped = (r: { body: unknown }) => (r.body as { result: { sim_swapped: string } }).result.sim_swapped;
@@ -58,11 +57,7 @@ describe('Redis hangs without closing its connections', () => {
     expect(failure.code).toBe('9999');
     expect(failure.desc).toMatch(/^Unexpected system Error: state store unavailable/);
 
-    const deadline = Date.now() + 5000;
-    while ((await store(h)) !== 'redis') {
-      if (Date.now() > deadline) throw new Error('store did not return to Redis');
-      await sleep(20);
-    }
+    await until(async () => (await store(h)) === 'redis', 'the store back on Redis', 5000, 20);
     console.log(`Redis hang: first request answered in ${waitedMs} ms; back on Redis ${Date.now() - started} ms after the pause began (pause 1500 ms)`);
     // The queued eviction reached Redis: the stale "false" is gone without waiting for its TTL,
     // replaced by the eviction's tombstone.
