@@ -3,7 +3,6 @@ import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { SinkServer, startSink } from '../support/sink-server';
 import { FAST_WEBHOOKS, SUBS, SWAPPED, SubsHarness, metric, startSubsHarness, subscriptionBody, swapAt, until } from '../support/subscriptions-harness';
-import { until } from '../support/until';
 
 /*
  * At least once, nothing lost (CONTRACT §8): a crashed instance's events are delivered by

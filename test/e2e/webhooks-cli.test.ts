@@ -3,7 +3,6 @@ import { CliIo } from '../../src/cli/io';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { SinkServer, startSink } from '../support/sink-server';
 import { SubsHarness, metric, startSubsHarness, subscriptionBody, until } from '../support/subscriptions-harness';
-import { until } from '../support/until';
 
 function cliIo(env: Record<string, string>): CliIo & { outLines: string[]; errLines: string[] } {
   const outLines: string[] = [];
