@@ -7,7 +7,7 @@ import { defaultFixturesPath, loadFixtures } from '../../src/simulator/fixtures'
 import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { createLogger } from '../../src/observability/logger';
 import { FaultReport } from '../support/fault-report';
-import { EPOCH, Filter, WARM, byError, count, median, mixed, openApiCheck, pick, share, statuses } from '../support/fault-traffic';
+import { EPOCH, PHASE, WARM, allAnswered, byError, count, median, mixed, openApiCheck, phase, pick, share, statuses } from '../support/fault-traffic';
 import { ReadyzWatch, startServiceProcess, watchReadyz } from '../support/fault-probes';
 import { Harness, LegacyResult, postJson, resultOf, startHarness, txnId } from '../support/harness';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
@@ -44,8 +44,6 @@ const MARGIN_MS = 1000;
  */
 const HEALTHY = '2000';
 const ALLOWED = [200, 503];
-/** Each phase lasts until it holds this many answers of the kind it is judged by (the checks want more than 20). */
-const PHASE = 40;
 /** Answers before a fault: the load is under way. */
 const WARMUP = 50;
 
@@ -55,21 +53,6 @@ afterAll(() => report.write());
 function load(baseUrl: string, next: (seq: number) => LoadRequest): SteadyLoad {
   // Bounded by count and time; a scenario normally stops it well before either.
   return startSteadyLoad({ baseUrl, ratePerSecond: RATE, maxRequests: RATE * 30, maxDurationMs: 30_000, next, allowedStatuses: ALLOWED, validate: openApiCheck });
-}
-
-/**
- * Waits until the answered samples matching f, sent at least 100 ms ago, satisfy ok: a phase
- * ends on what it is judged by, not after a guessed time. (The windows the checks read end
- * 100 ms before the phase does, so a sample counted here is in them.)
- */
-async function phase(l: SteadyLoad, f: Filter, what: string, ok: (s: Sample[]) => boolean = (s) => s.length >= PHASE): Promise<void> {
-  await until(() => ok(pick(l.samples, { ...f, to: Date.now() - 100 })), what, 30_000);
-}
-
-/** Resolves once every request the load has sent so far has its answer (or its failure). */
-async function allAnswered(l: SteadyLoad): Promise<void> {
-  const n = l.sent();
-  await until(() => l.samples.filter((s) => s.seq < n).length >= n, `answers to the ${n} requests sent so far`, 30_000);
 }
 
 /** Every reply well-formed, every request answered. */
