@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Clock } from '../../src/kernel/clock';
 import { StateStore, StoreMode } from '../../src/verification/ports/state-store';
 import { describeQuotaCounterContract } from './quota-counter.contract';
+import { until } from '../support/until';
 
 /** Real time, which can be frozen and moved: TTLs run on real time in Redis, refills on this clock. */
 export class TestClock implements Clock {
@@ -34,14 +35,11 @@ export interface StoreUnderTest {
 
 /** Polls until the store reports the mode (a Redis store connects in the background). */
 export async function waitForMode(store: StateStore, mode: StoreMode, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (store.mode() !== mode) {
-    if (Date.now() > deadline) throw new Error(`store stayed ${store.mode()}, expected ${mode}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await until(() => store.mode() === mode, `store mode ${mode}`, timeoutMs, 20);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The shortest TTL the tests give an entry that must expire: every store keeps TTLs to the millisecond. */
+const SHORT_TTL_S = 0.05;
 
 /**
  * The one behaviour every StateStore must have (ports/state-store.ts), run against the
@@ -57,6 +55,17 @@ export function describeStateStoreContract(name: string, open: (clock: Clock) =>
     const k = (key: string) => `${ns}${key}`;
     const entryOf = async (key: string) => (await store.cache.get(key)).entry;
     const versionOf = async (key: string) => (await store.cache.get(key)).version;
+    /**
+     * Lets SHORT_TTL_S pass for everything stored before the call, with no guessed sleep: the
+     * memory store keeps time by the (frozen) test clock, moved here; Redis by its own, so a
+     * witness stored last with the same TTL is awaited until it reads absent.
+     */
+    const outliveShortTtl = async () => {
+      const witness = k('witness');
+      expect(await store.cache.set(witness, { value: 'w', storedAtMs: 0 }, SHORT_TTL_S, null)).toBe(true);
+      clock.advance(SHORT_TTL_S * 1000 + 1);
+      await until(async () => (await entryOf(witness)) === null, 'a witness entry past its TTL', 5000, 5);
+    };
 
     beforeAll(async () => {
       subject = await open(clock);
@@ -128,13 +137,14 @@ export function describeStateStoreContract(name: string, open: (clock: Clock) =>
       });
 
       it('still refuses a pre-eviction write after the refill that followed the eviction has expired', async () => {
+        clock.freeze();
         const key = k('sim:255712000008');
         const before = await versionOf(key);
         await store.cache.delete([key]);
         const after = await versionOf(key);
-        expect(await store.cache.set(key, { value: 'n', storedAtMs: 1 }, 1, after)).toBe(true);
+        expect(await store.cache.set(key, { value: 'n', storedAtMs: 1 }, SHORT_TTL_S, after)).toBe(true);
         // Past the refill's TTL (a store may keep the key longer: readers judge age by storedAtMs).
-        await sleep(1150);
+        await outliveShortTtl();
         expect(await store.cache.set(key, { value: 'n', storedAtMs: 2 }, 60, before)).toBe(false);
         expect((await entryOf(key))?.storedAtMs).not.toBe(2);
       });
@@ -157,12 +167,13 @@ export function describeStateStoreContract(name: string, open: (clock: Clock) =>
     });
 
     it('forgets cache entries and unfinished claims after their TTL, while a completed claim lasts its own', async () => {
-      await store.cache.set(k('kyc:1'), { value: 'x', storedAtMs: 1 }, 1, null);
+      clock.freeze();
+      await store.cache.set(k('kyc:1'), { value: 'x', storedAtMs: 1 }, SHORT_TTL_S, null);
       await store.cache.set(k('kyc:2'), { value: 'y', storedAtMs: 1 }, 30, null);
-      expect(await store.txns.claim(k('p:short'), 'kyc|1|', 1)).toEqual({ status: 'claimed' });
-      expect(await store.txns.claim(k('p:done'), 'kyc|2|', 1)).toEqual({ status: 'claimed' });
+      expect(await store.txns.claim(k('p:short'), 'kyc|1|', SHORT_TTL_S)).toEqual({ status: 'claimed' });
+      expect(await store.txns.claim(k('p:done'), 'kyc|2|', SHORT_TTL_S)).toEqual({ status: 'claimed' });
       await store.txns.complete(k('p:done'), 'kyc|2|', '{"r":2}', 30);
-      await sleep(1150);
+      await outliveShortTtl();
       expect(await entryOf(k('kyc:1'))).toBeNull();
       expect(await entryOf(k('kyc:2'))).toEqual({ value: 'y', storedAtMs: 1 });
       expect(await store.txns.claim(k('p:short'), 'sim_swap|3|', 1)).toEqual({ status: 'claimed' });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { auditRows, eventually, kycLoad } from '../support/audit-db';
 import { PostgresProcess, startPostgres } from '../../tools/process-kit/postgres-server';
 import { startServiceProcess } from '../support/service-process';
+import { until } from '../support/until';
 
 /*
  * SIGKILL gives the process no chance to flush anything: an answered request's record must
@@ -21,7 +22,7 @@ describe('SIGKILL under load with audit records in memory', () => {
     const svc = await startServiceProcess(env);
     const load = kycLoad(svc.url, 'k', 8);
     const answered = load.answered;
-    while (answered.length < 400) await new Promise((r) => setTimeout(r, 10));
+    await until(() => answered.length >= 400, '400 answers before the kill', 60_000, 10);
     svc.proc.kill('SIGKILL');
     await svc.exited;
     await load.stop();

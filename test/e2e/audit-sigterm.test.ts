@@ -1,6 +1,7 @@
 import { auditRows, kycLoad } from '../support/audit-db';
 import { PostgresProcess, startPostgres } from '../../tools/process-kit/postgres-server';
 import { startServiceProcess } from '../support/service-process';
+import { until } from '../support/until';
 
 describe('SIGTERM with audit records buffered', () => {
   let pg: PostgresProcess;
@@ -12,7 +13,7 @@ describe('SIGTERM with audit records buffered', () => {
     const svc = await startServiceProcess({ AUDIT_DATABASE_URL: pg.url, AUDIT_FLUSH_MS: '600000', AUDIT_BATCH_MAX: '10000', LOG_LEVEL: 'info' });
     const load = kycLoad(svc.url, 's', 4);
     const answered = load.answered;
-    while (answered.length < 40) await new Promise((r) => setTimeout(r, 20));
+    await until(() => answered.length >= 40, '40 answers before the signal', 30_000);
     expect(await auditRows(pg)).toEqual([]);
     svc.proc.kill('SIGTERM');
     expect(await svc.exited).toBe(0);

@@ -7,12 +7,13 @@ import { defaultFixturesPath, loadFixtures } from '../../src/simulator/fixtures'
 import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { createLogger } from '../../src/observability/logger';
 import { FaultReport } from '../support/fault-report';
-import { EPOCH, WARM, byError, count, median, mixed, openApiCheck, pick, share, statuses } from '../support/fault-traffic';
-import { ReadyzWatch, sleep, startServiceProcess, watchReadyz } from '../support/fault-probes';
+import { EPOCH, PHASE, WARM, allAnswered, byError, count, median, mixed, openApiCheck, phase, pick, share, statuses } from '../support/fault-traffic';
+import { ReadyzWatch, startServiceProcess, watchReadyz } from '../support/fault-probes';
 import { Harness, LegacyResult, postJson, resultOf, startHarness, txnId } from '../support/harness';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { DEMO, signedQuery } from '../support/signing';
 import { LoadRequest, Sample, SteadyLoad, startSteadyLoad } from '../support/steady-load';
+import { until } from '../support/until';
 
 /*
  * Faults under load: steady open-loop load on loopback while one thing goes wrong at a time.
@@ -37,7 +38,14 @@ const ENV = {
 };
 // A loaded 2-core CI machine stalls now and then: latency bounds are generous, counts are exact.
 const MARGIN_MS = 1000;
+/**
+ * The timeout of an upstream a scenario does not fault: past any stall of a loaded machine, so
+ * a 503 from it is a defect, not a 200 ms timeout the stall caused.
+ */
+const HEALTHY = '2000';
 const ALLOWED = [200, 503];
+/** Answers before a fault: the load is under way. */
+const WARMUP = 50;
 
 const report = new FaultReport({ ratePerSecond: RATE, ...ENV });
 afterAll(() => report.write());
@@ -165,17 +173,20 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 describe('faults under steady load', () => {
   it('when the HLR is slower than its timeout, then 9999 comes within the timeout, cached numbers are answered stale, and it recovers', async () => {
-    const { h, sim, watch, facts, transitions, close } = await stack();
+    const { h, sim, watch, facts, transitions, close } = await stack({ SIM_TIMEOUT_MS: HEALTHY });
     try {
       const l = load(h.url, mixed());
-      await sleep(1000);
+      await phase(l, {}, 'the load under way', (s) => s.length >= WARMUP);
       const faultOn = Date.now();
       sim.setFault('hlr', { latencyMs: HLR_TIMEOUT_MS * 3 });
-      await sleep(3000);
+      await watch.waitFor('hlr open', hlrState('open'), 10_000, faultOn);
+      await phase(l, { op: 'kyc', tag: 'cold', from: faultOn + 100 }, 'new-number KYC during the fault');
       const faultOff = Date.now();
+      // Every request sent during the fault meets it whole.
+      await allAnswered(l);
       sim.resetFaults();
       const closed = await watch.waitFor('hlr closed', hlrState('closed'), RESET_MS * 3 + MARGIN_MS, faultOff);
-      await sleep(1000);
+      await phase(l, { op: 'kyc', tag: 'cold', from: closed.at + 50 }, 'new-number KYC after recovery');
       await l.stop();
       const all = l.samples;
 
@@ -212,17 +223,21 @@ describe('faults under steady load', () => {
   });
 
   it('when the HLR fails half its calls, then every answer is well-formed, cached numbers are stale, and the breaker trips and recovers', async () => {
-    const { h, sim, watch, facts, transitions, close } = await stack();
+    const { h, sim, watch, facts, transitions, close } = await stack({ SIM_TIMEOUT_MS: HEALTHY });
     try {
       const l = load(h.url, mixed());
-      await sleep(1000);
+      await phase(l, {}, 'the load under way', (s) => s.length >= WARMUP);
       const faultOn = Date.now();
       sim.setFault('hlr', { errorRate: 0.5 });
-      await sleep(3000);
+      // Half failing opens the breaker only once the window holds no healthy calls from before (docs/reliability.md).
+      await watch.waitFor('hlr open', hlrState('open'), 15_000, faultOn);
+      await phase(l, { op: 'kyc', tag: 'cold', from: faultOn + 100 }, 'new-number KYC during the fault, some answered and some 9999',
+        (s) => s.length >= PHASE && count(s, 200) > 0 && count(s, 503) > 0);
       const faultOff = Date.now();
+      await allAnswered(l);
       sim.resetFaults();
       const closed = await watch.waitFor('hlr closed', hlrState('closed'), RESET_MS * 3 + MARGIN_MS, faultOff);
-      await sleep(1000);
+      await phase(l, { op: 'kyc', tag: 'cold', from: closed.at + 50 }, 'new-number KYC after recovery');
       await l.stop();
       const all = l.samples;
 
@@ -264,25 +279,28 @@ describe('faults under steady load', () => {
   });
 
   it('when the HLR is down then up, then the breaker opens, 9999 comes fast without calling the HLR, and it recovers', async () => {
-    const { h, sim, watch, facts, transitions, close } = await stack();
+    const { h, sim, watch, facts, transitions, close } = await stack({ SIM_TIMEOUT_MS: HEALTHY });
     try {
       const l = load(h.url, mixed());
-      await sleep(1000);
+      await phase(l, {}, 'the load under way', (s) => s.length >= WARMUP);
       const downAt = Date.now();
       sim.setFault('hlr', { down: true });
       const opened = await watch.waitFor('hlr open', hlrState('open'), 3000, downAt);
       // Calls the breaker admitted before it opened may still be queued for a connection and reach
-      // the HLR after it opened (more of them on a busy machine): the window starts once they are in.
-      const callsBefore = await settledCount(() => sim.calls().hlr);
+      // the HLR after it opened (more of them on a busy machine): the window starts once their
+      // requests are answered.
+      await allAnswered(l);
+      const callsBefore = sim.calls().hlr;
       const openFrom = Date.now();
-      await sleep(800);
+      await phase(l, { op: 'kyc', tag: 'cold', from: openFrom }, 'new-number KYC while the breaker is open');
       const callsDuring = sim.calls().hlr - callsBefore;
       const openTo = Date.now();
-      await sleep(700);
+      // Every request sent while open is answered before the HLR is back.
+      await allAnswered(l);
       const upAt = Date.now();
       sim.resetFaults();
       const closed = await watch.waitFor('hlr closed', hlrState('closed'), RESET_MS * 3 + MARGIN_MS, upAt);
-      await sleep(1000);
+      await phase(l, { op: 'kyc', tag: 'cold', from: closed.at + 50 }, 'new-number KYC after recovery');
       await l.stop();
       const all = l.samples;
 
@@ -318,17 +336,19 @@ describe('faults under steady load', () => {
   });
 
   it('when SIM management is down while the HLR is fine, then KYC is unaffected, SIM swap is 9999, and it recovers', async () => {
-    const { h, sim, watch, transitions, close } = await stack();
+    const { h, sim, watch, transitions, close } = await stack({ HLR_TIMEOUT_MS: HEALTHY });
     try {
       const l = load(h.url, mixed());
-      await sleep(1000);
+      await phase(l, {}, 'the load under way', (s) => s.length >= WARMUP);
       const downAt = Date.now();
       sim.setFault('sim', { down: true });
-      await sleep(3000);
+      await watch.waitFor('sim open', simState('open'), 10_000, downAt);
+      await phase(l, { op: 'sim_swap', from: downAt + 100 }, 'SIM swaps while SIM management is down');
       const upAt = Date.now();
+      await allAnswered(l);
       sim.resetFaults();
       const closed = await watch.waitFor('sim closed', simState('closed'), RESET_MS * 3 + MARGIN_MS, upAt);
-      await sleep(1000);
+      await phase(l, { op: 'sim_swap', from: closed.at + 50 }, 'SIM swaps after recovery');
       await l.stop();
       const all = l.samples;
 
@@ -362,18 +382,18 @@ describe('faults under steady load', () => {
     afterAll(async () => { await redis?.stop(); });
 
     it('when Redis is killed mid-load and restarted, then every request is answered 200, degraded, then back on Redis', async () => {
-      const { h, watch, close } = await stack({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'fault:' });
+      const { h, watch, close } = await stack({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'fault:', HLR_TIMEOUT_MS: HEALTHY, SIM_TIMEOUT_MS: HEALTHY });
       try {
         const l = load(h.url, mixed());
-        await sleep(1000);
+        await phase(l, {}, 'the load under way', (s) => s.length >= WARMUP);
         const killAt = Date.now();
         await redis.stop();
         const degraded = await watch.waitFor('store degraded', (r) => r.store === 'degraded', 5000, killAt);
-        await sleep(1500);
+        await phase(l, { from: degraded.at }, 'requests answered while degraded', (s) => s.length >= 2 * PHASE);
         const restartAt = Date.now();
         await redis.restart();
         const back = await watch.waitFor('store back on Redis', (r) => r.store === 'redis' && r.status === 'ready', 10_000, restartAt);
-        await sleep(1000);
+        await phase(l, { from: back.at }, 'requests answered back on Redis', (s) => s.length >= WARMUP);
         await l.stop();
         const all = l.samples;
 
@@ -412,32 +432,33 @@ describe('faults under steady load', () => {
       const bank = { name: 'bank', apiKey: 'bank-key', secret: 'bank-secret', operations: ['kyc', 'sim_swap'] };
       const fintech = { name: 'fintech', apiKey: 'fin-key', secret: 'fin-secret', operations: ['kyc', 'sim_swap'] };
       writeFileSync(file, JSON.stringify({ partners: [bank] }));
-      const svc = await startServiceProcess({ ...ENV, LOG_LEVEL: 'info', PARTNERS_FILE: file, HLR_URL: `${simBase}/hlr`, SIM_URL: `${simBase}/sim` });
+      const svc = await startServiceProcess({
+        ...ENV, HLR_TIMEOUT_MS: HEALTHY, SIM_TIMEOUT_MS: HEALTHY, LOG_LEVEL: 'info', PARTNERS_FILE: file, HLR_URL: `${simBase}/hlr`, SIM_URL: `${simBase}/sim`,
+      });
       const hup = async (): Promise<number> => {
         const before = svc.count(/partners reloaded/);
         svc.proc.kill('SIGHUP');
-        for (let i = 0; svc.count(/partners reloaded/) === before; i++) {
-          if (i > 150) throw new Error(`no reload after SIGHUP:\n${svc.output().slice(-2000)}`);
-          await sleep(20);
-        }
+        await until(() => svc.count(/partners reloaded/) > before, 'a reload after SIGHUP', 10_000).catch((err: Error) => {
+          throw new Error(`${err.message}:\n${svc.output().slice(-2000)}`);
+        });
         return Date.now();
       };
       try {
         let reloadedAt = Infinity;
         const l = load(svc.url, mixed((seq) => (Date.now() >= reloadedAt && seq % 2 === 1 ? fintech : bank)));
-        await sleep(1000);
+        await phase(l, {}, 'the load under way', (s) => s.length >= WARMUP);
         const probe = () => postJson(`${svc.url}/eai/verify_customer/query/kyc?${signedQuery(fintech)}`, { txn_id: txnId('hup'), msisdn: WARM[0] });
         const before = await probe();
         writeFileSync(file, JSON.stringify({ partners: [bank, fintech] }));
         reloadedAt = await hup();
         const after = await probe();
-        await sleep(700);
+        await phase(l, { from: reloadedAt }, 'the new partner in the load', (s) => s.filter((x) => x.apiKey === fintech.apiKey).length >= 10);
         const reloads = [reloadedAt];
         for (let i = 0; i < 4; i++) {
           reloads.push(await hup());
-          await sleep(150);
+          await phase(l, { from: reloads[reloads.length - 1] }, 'requests answered since the reload', (s) => s.length >= 10);
         }
-        await sleep(700);
+        await phase(l, { from: reloads[reloads.length - 1] }, 'requests answered after the last reload', (s) => s.length >= WARMUP);
         await l.stop();
         const all = l.samples;
 
@@ -474,13 +495,13 @@ describe('faults under steady load', () => {
       const watch = watchReadyz(svc.url);
       try {
         const l = load(svc.url, mixed());
-        await sleep(1500);
+        await until(() => l.samples.length >= WARMUP && l.inFlight() >= 20, 'dozens of requests in flight', 30_000);
         const termAt = Date.now();
         svc.proc.kill('SIGTERM');
         exitCode = await svc.exited;
         const exitedAt = Date.now();
         watch.stop();
-        await sleep(300);
+        await until(() => l.samples.some((s) => s.sentAt >= exitedAt), 'an answer (or refusal) of a request sent after the exit', 10_000);
         await l.stop();
         const all = l.samples;
         const afterExit = await fetch(`${svc.url}/healthz`).then(() => 'answered', (err: Error) => (err.cause as NodeJS.ErrnoException | undefined)?.code ?? err.message);
@@ -539,15 +560,3 @@ describe('faults under steady load', () => {
     });
   });
 });
-
-/** The count once it has not moved for 100 ms (at most 1 s): the calls already under way have arrived. */
-async function settledCount(count: () => number): Promise<number> {
-  const deadline = Date.now() + 1000;
-  let last = count();
-  for (;;) {
-    await sleep(100);
-    const now = count();
-    if (now === last || Date.now() > deadline) return now;
-    last = now;
-  }
-}

@@ -6,6 +6,7 @@ import { mixed, openApiCheck } from '../support/fault-traffic';
 import { camaraToken, formatStatuses, simSwapCheck, startCamaraCalls } from '../support/fleet-camara';
 import { DEMO, signedQuery } from '../support/signing';
 import { Sample, SteadyLoad, startSteadyLoad } from '../support/steady-load';
+import { until } from '../support/until';
 
 /*
  * The fleet of CONTRACT §10 (HAProxy, three instances, a Redis Cluster of three
@@ -20,7 +21,6 @@ const RATE = Number(process.env.FLEET_LOAD_RATE ?? 100);
 const CHECK_MS = 500;
 // A loaded 2-core CI machine stalls now and then: time bounds are generous, counts are exact.
 const MARGIN_MS = 1500;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The instances' REDIS_WAIT_REPLICAS: the fleet's 1 unless a measurement run sets 0. */
 const WAIT_REPLICAS = Number(process.env.FLEET_REDIS_WAIT_REPLICAS ?? 1);
 /** Concurrent txn_id writers in the master-kill scenario. */
@@ -64,6 +64,14 @@ function report(name: string, samples: readonly Sample[], notes: string[] = [], 
   return row;
 }
 
+/**
+ * A phase lasts until the load holds n answers to requests sent from `from` on (and any further
+ * condition holds), not for a guessed time: on a busy machine it takes longer, never too short.
+ */
+async function answeredSince(traffic: SteadyLoad, from: number, n: number, what: string, also: () => boolean = () => true): Promise<void> {
+  await until(() => traffic.samples.filter((s) => s.sentAt >= from).length >= n && also(), `${n} answers ${what}`, 60_000);
+}
+
 const camaraFailed = (s: Record<string, number>) => Object.entries(s).filter(([k]) => k !== '200').reduce((n, [, c]) => n + c, 0);
 
 describe('the fleet as one service', () => {
@@ -103,14 +111,14 @@ async function kyc(baseUrl: string, txnId: string, msisdn = '255712000001'): Pro
 describe('the fleet under steady load through HAProxy', () => {
   it('when all three instances restart in turn (SIGTERM, back in rotation, next), then 0 requests fail', async () => {
     const traffic = load([200]);
-    await sleep(1000);
+    await answeredSince(traffic, 0, RATE / 2, 'before the restarts', () => (traffic.camara.statuses()['200'] ?? 0) > 0);
     const exits: Array<number | null> = [];
     for (const inst of fleet.instances) {
       exits.push(await fleet.stopInstance(inst.name));
       await fleet.startInstance(inst.name);
       await fleet.waitInRotation(inst.name, 15_000);
     }
-    await sleep(1000);
+    await answeredSince(traffic, Date.now(), RATE / 2, 'once all three are back', () => traffic.sent() > RATE * 3);
     await traffic.stop();
     const camara = await traffic.camara.stop();
     const row = report('rolling restart', traffic.samples, [`exit codes ${exits.join(', ')}`], camara);
@@ -123,13 +131,13 @@ describe('the fleet under steady load through HAProxy', () => {
 
   it('when one instance is SIGKILLed, then only requests in flight on it fail, and HAProxy stops sending to it within its check interval', async () => {
     const traffic = load([200]);
-    await sleep(1000);
+    await answeredSince(traffic, 0, RATE / 2, 'before the kill');
     const victim = fleet.instance('i2');
     const inFlightAtKill = traffic.inFlight();
     const killedAt = Date.now();
     await victim.child.kill();
     const outMs = await fleet.waitOutOfRotation('i2', 10_000);
-    await sleep(2000);
+    await answeredSince(traffic, Date.now(), RATE, 'by the two instances left');
     await traffic.stop();
     const camara = await traffic.camara.stop();
     const lost = failed(traffic.samples);
@@ -179,13 +187,14 @@ describe('the fleet under steady load through HAProxy', () => {
     // fresh txn_id as soon as the last is answered, on the partner whose txn_ids the killed master holds.
     const traffic = load([200, 503]);
     const writing = writeTxnIds(`${run}w`, WRITERS);
-    await sleep(1000);
+    await answeredSince(traffic, 0, RATE / 2, 'before the kill', () => writing.acknowledgedSince(0) >= WRITERS * 4);
     const killedAt = Date.now();
     const { id: masterId, port, slot } = await fleet.redis.killMasterOf(`{${DEMO.apiKey}}`);
     const promotedMs = await fleet.redis.waitPromotion(masterId, 20_000);
     // The failover window ends when every instance serves from Redis again.
     const backMs = await waitStore('redis', 30_000);
-    await sleep(1000);
+    const backAt = Date.now();
+    await answeredSince(traffic, backAt, RATE / 2, 'back on Redis', () => writing.acknowledgedSince(backAt) >= WRITERS * 4);
     const written = await writing.stop();
     await traffic.stop();
     const camara = await traffic.camara.stop();
@@ -216,14 +225,14 @@ describe('the fleet under steady load through HAProxy', () => {
 
   it('when the whole Redis Cluster goes and comes back, then the fleet is degraded, then back on Redis, with nothing wrong in between', async () => {
     const traffic = load([200, 503]);
-    await sleep(1000);
+    await answeredSince(traffic, 0, RATE / 2, 'before the cluster goes');
     await fleet.redis.killAll();
     const degraded = await waitStore('degraded', 10_000);
-    await sleep(2000);
+    await answeredSince(traffic, Date.now(), RATE, 'while degraded');
     await fleet.redis.restartAll();
     await fleet.redis.waitHealthy(30_000);
     const back = await waitStore('redis', 30_000);
-    await sleep(1000);
+    await answeredSince(traffic, Date.now(), RATE / 2, 'back on Redis');
     await traffic.stop();
     const camara = await traffic.camara.stop();
     report('Redis Cluster gone and back', traffic.samples, [`degraded after ${degraded} ms`, `back on Redis ${back} ms after the cluster was healthy`], camara);
@@ -253,6 +262,8 @@ function writeTxnIds(prefix: string, writers: number) {
     }
   });
   return {
+    /** Ids answered fresh at or after `from` so far. */
+    acknowledgedSince: (from: number) => acknowledged.filter((a) => a.at >= from).length,
     stop: async () => {
       running = false;
       await Promise.all(loops);
@@ -271,10 +282,10 @@ async function inBatches<T, R>(items: readonly T[], width: number, fn: (item: T)
 /** Every instance's /readyz reports this store mode; returns the ms it took. */
 async function waitStore(mode: string, timeoutMs: number): Promise<number> {
   const start = Date.now();
-  for (;;) {
-    const modes = await Promise.all(fleet.instances.map((i) => fetch(`${i.adminUrl}/readyz`).then((r) => r.json() as Promise<{ store?: string }>, () => ({ store: 'down' }))));
-    if (modes.every((m) => m.store === mode)) return Date.now() - start;
-    if (Date.now() - start > timeoutMs) throw new Error(`store modes ${JSON.stringify(modes)} after ${timeoutMs} ms, want ${mode}`);
-    await sleep(100);
-  }
+  let modes: Array<{ store?: string }> = [];
+  await until(async () => {
+    modes = await Promise.all(fleet.instances.map((i) => fetch(`${i.adminUrl}/readyz`).then((r) => r.json() as Promise<{ store?: string }>, () => ({ store: 'down' }))));
+    return modes.every((m) => m.store === mode);
+  }, `every instance's store ${mode}`, timeoutMs, 100).catch((err: Error) => { throw new Error(`${err.message} (last: ${JSON.stringify(modes)})`); });
+  return Date.now() - start;
 }

@@ -8,6 +8,7 @@ import { partnerApiSpec } from '../support/openapi-validator';
 import { OutcomeTally } from '../support/outcome-tally';
 import { RawReply, buildRequest, headerSource, rawRequest, trickle } from '../support/raw-http';
 import { DEMO, signedQuery } from '../support/signing';
+import { until } from '../support/until';
 
 /*
  * Hostile input. Whatever a caller sends, it gets a well-formed answer in
@@ -538,8 +539,9 @@ describe('hostile input on the REST operations', () => {
     });
 
     it('when 50 slowloris connections come at once, then they neither starve a normal request nor survive their timeout', async () => {
-      const slow = Array.from({ length: 50 }, (_, i) => trickle(h.server.port, `POST ${pathOf(i % 2 ? 'kyc' : 'sim_swap')}?${signedQuery(DEMO)} HTTP/1.1\r\nHost: x\r\n`, 'X-Slow: '.padEnd(400, 'a'), 150, REQUEST_TIMEOUT_MS * 3));
-      await new Promise((r) => setTimeout(r, 200));
+      let inPlace = 0;
+      const slow = Array.from({ length: 50 }, (_, i) => trickle(h.server.port, `POST ${pathOf(i % 2 ? 'kyc' : 'sim_swap')}?${signedQuery(DEMO)} HTTP/1.1\r\nHost: x\r\n`, 'X-Slow: '.padEnd(400, 'a'), 150, REQUEST_TIMEOUT_MS * 3, () => { inPlace++; }));
+      await until(() => inPlace === 50, 'the 50 slow clients connected, their heads sent', 10_000, 10);
       const started = Date.now();
       const normal = await h.post('kyc', { txn_id: txnId(), msisdn: '255712000001' });
       const normalMs = Date.now() - started;

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { Harness, startHarness } from '../support/harness';
 import { startServiceProcess } from '../support/service-process';
 import { demoCamaraCommands, demoTokenCommand } from '../../src/oauth/demo-token-command';
+import { until } from '../support/until';
 
 const sh = async (script: string) => (await promisify(execFile)('bash', ['-c', script], { encoding: 'utf8', timeout: 15_000 })).stdout;
 
@@ -28,8 +29,7 @@ describe('the start-up banner\'s CAMARA commands', () => {
   it('when npm start runs with the demo registry, then it prints them and they work against that process', async () => {
     const svc = await startServiceProcess({});
     try {
-      const deadline = Date.now() + 5000;
-      while (!svc.output().includes('number-recycling') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      await until(() => svc.output().includes('number-recycling'), 'the demo commands printed', 10_000);
       const lines = svc.output().split('\n');
       const script = [lines.find((l) => l.startsWith('TOKEN=')), ...lines.filter((l) => l.includes('Bearer $TOKEN'))];
       expect(script).toHaveLength(7);

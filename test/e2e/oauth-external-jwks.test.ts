@@ -2,8 +2,16 @@ import { UnauthenticatedError } from '../../src/errors/domain-errors';
 import { Harness, startHarness } from '../support/harness';
 import { TestIssuer, fetchToken, generateSigningJwk, startTestIssuer } from '../support/oauth';
 import { DEMO } from '../support/signing';
+import { until } from '../support/until';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Moves Date.now forward by ms (the key set's age and cooldown are judged by it), instead of
+ * sleeping through a whole setting's second; restored after each test.
+ */
+function advanceDateNow(ms: number): void {
+  const earlier = Date.now.bind(Date);
+  jest.spyOn(Date, 'now').mockImplementation(() => earlier() + ms);
+}
 const creds = { clientId: DEMO.apiKey, clientSecret: DEMO.secret };
 
 /** Times a verification; resolves with its outcome rather than throwing. */
@@ -29,6 +37,7 @@ describe('external issuer JWKS faults: no request waits past the fetch timeout',
   });
   beforeEach(async () => { idp = await startTestIssuer(); });
   afterEach(async () => {
+    jest.restoreAllMocks();
     await h?.close();
     h = undefined;
     await idp.close();
@@ -59,9 +68,12 @@ describe('external issuer JWKS faults: no request waits past the fetch timeout',
   it('when the JWKS is down or slow past its max age, then keys already known keep verifying, without waiting', async () => {
     h = await start({ OAUTH_JWKS_MAX_AGE_S: '1' });
     expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }))).toMatchObject({ ok: true });
-    await sleep(1100); // the keys are now stale: each use triggers a background refresh
+    advanceDateNow(1000); // the keys are now stale: each use triggers a background refresh
     idp.setFault({ down: true });
+    const fetchesBefore = idp.fetches();
     for (let i = 0; i < 3; i++) expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }))).toMatchObject({ ok: true });
+    // The keys were stale: a use started a background refresh (which the down issuer failed).
+    await until(() => idp.fetches() > fetchesBefore, 'a background refresh of the stale keys', 5000);
     idp.setFault({ delayMs: 5000 });
     const slow = await timed(h, await idp.mint({ client_id: DEMO.apiKey }));
     expect(slow.ok).toBe(true);
@@ -73,9 +85,14 @@ describe('external issuer JWKS faults: no request waits past the fetch timeout',
     expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }))).toMatchObject({ ok: true });
     idp.setFault({ delayMs: 5000 });
     const stranger = await generateSigningJwk('ES256', 'unknown-kid');
+    const fetchesBefore = idp.fetches();
     const [unknown, known] = await Promise.all([
       timed(h, await idp.mint({ client_id: DEMO.apiKey }, { key: stranger })),
-      (async () => { await sleep(50); return timed(h, await idp.mint({ client_id: DEMO.apiKey })); })(),
+      // The known kid is verified while the unknown one's refetch is at the issuer.
+      (async () => {
+        await until(() => idp.fetches() > fetchesBefore, 'the refetch of the unknown kid at the issuer', 5000, 5);
+        return timed(h, await idp.mint({ client_id: DEMO.apiKey }));
+      })(),
     ]);
     expect(unknown.ok).toBe(false);
     expect(unknown.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
@@ -88,7 +105,7 @@ describe('external issuer JWKS faults: no request waits past the fetch timeout',
     h = await start({ OAUTH_JWKS_COOLDOWN_S: '1' });
     expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }))).toMatchObject({ ok: true });
     expect(idp.fetches()).toBe(1); // the start-up prefetch
-    await sleep(1100);
+    advanceDateNow(1000); // the cooldown of the prefetch is over
     const stranger = await generateSigningJwk('ES256', 'unknown-kid');
     for (let i = 0; i < 5; i++) {
       expect(await timed(h, await idp.mint({ client_id: DEMO.apiKey }, { key: stranger }))).toMatchObject({ ok: false, reason: 'access token signing key unknown' });

@@ -8,6 +8,7 @@ import { Harness, startHarness } from '../support/harness';
 import { fetchToken, generateSigningJwk, publicJwk, writeSigningKeyFile } from '../support/oauth';
 import { startServiceProcess } from '../support/service-process';
 import { DEMO } from '../support/signing';
+import { until } from '../support/until';
 
 const creds = { clientId: DEMO.apiKey, clientSecret: DEMO.secret };
 const jwksOf = async (url: string) => ((await (await fetch(`${url}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string; alg: string; d?: string }> }).keys;
@@ -96,8 +97,7 @@ describe('SIGHUP reloads the signing keys of the running process', () => {
       expect(decodeProtectedHeader(await fetchToken(svc.url, creds)).kid).toBe('proc-a');
       writeSigningKeyFile(keyFile, [await generateSigningJwk('ES256', 'proc-b'), publicJwk(a)]);
       svc.proc.kill('SIGHUP');
-      const deadline = Date.now() + 5000;
-      while (svc.count(/signing keys reloaded/) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      await until(() => svc.count(/signing keys reloaded/) > 0, 'the signing keys reloaded after SIGHUP', 10_000);
       expect((await jwksOf(svc.url)).map((k) => k.kid)).toEqual(['proc-b', 'proc-a']);
       expect(decodeProtectedHeader(await fetchToken(svc.url, creds)).kid).toBe('proc-b');
       expect(svc.output()).not.toContain(a.d);

@@ -58,7 +58,7 @@ describe('the service as a process', () => {
     const hup = async (marker: RegExp) => {
       const seen = svc.output().match(new RegExp(marker, 'g'))?.length ?? 0;
       svc.proc.kill('SIGHUP');
-      for (let i = 0; i < 100 && (svc.output().match(new RegExp(marker, 'g'))?.length ?? 0) === seen; i++) await new Promise((r) => setTimeout(r, 20));
+      await until(() => (svc.output().match(new RegExp(marker, 'g'))?.length ?? 0) > seen, `${marker} after SIGHUP`, 10_000, 20);
     };
     try {
       const fintech = { name: 'fintech', apiKey: 'fin-key', secret: 'fin-secret', operations: ['kyc'] };

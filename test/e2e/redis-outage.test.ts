@@ -16,7 +16,6 @@ jest.setTimeout(30_000);
 
 const EVENTS_TOKEN = 'swap-events-token-0123456789';
 const NUMBERS = ['255712000001', '255712000002', '255712000005', '255712000006', '255712000007'];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Sample { at: number; status: number; wellFormed: boolean; ms?: number }
 
@@ -36,10 +35,7 @@ async function readyz(h: Harness): Promise<{ status: string; store: string }> {
 /** Milliseconds until /readyz reports the store mode, polled every 10 ms. */
 async function timeUntilStore(h: Harness, store: string, timeoutMs = 10_000): Promise<number> {
   const started = Date.now();
-  while ((await readyz(h)).store !== store) {
-    if (Date.now() - started > timeoutMs) throw new Error(`store did not become ${store}`);
-    await sleep(10);
-  }
+  await until(async () => (await readyz(h)).store === store, `store ${store} on /readyz`, timeoutMs, 10);
   return Date.now() - started;
 }
 
@@ -202,8 +198,7 @@ describe('a service started while Redis is down', () => {
     const config = loadConfig({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'late:', REDIS_COMMAND_TIMEOUT_MS: '5000' });
     const store = createStateStore(config, { clock: systemClock, logger: createLogger('silent'), metrics: noopMetrics });
     try {
-      await sleep(100);
-      expect(store.mode()).toBe('degraded');
+      await until(() => store.mode() === 'degraded', 'the store serving from memory', 5000);
       const started = Date.now();
       expect(await store.txns.claim('demo-key:L1', 'kyc|1|', 60)).toEqual({ status: 'claimed' });
       expect(await store.txns.claim('demo-key:L1', 'kyc|1|', 60)).toEqual({ status: 'in-flight', fingerprint: 'kyc|1|' });

@@ -2,14 +2,14 @@ import { Redis } from 'ioredis';
 import { createStateStore } from '../../src/verification/state/create-state-store';
 import { SHORT_WAIT_BACKOFF_MS } from '../../src/verification/state/redis-replication-wait';
 import { loadConfig } from '../../src/config/config';
-import { systemClock } from '../../src/kernel/clock';
+import { Clock, systemClock } from '../../src/kernel/clock';
 import { Metrics, ReplicationWaitOutcome, noopMetrics } from '../../src/verification/ports/metrics';
 import { Partner } from '../../src/partners/partners';
 import { StateStore } from '../../src/verification/ports/state-store';
 import { VerificationService } from '../../src/verification/verification-service';
 import { createLogger } from '../../src/observability/logger';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
-import { waitForMode } from '../contract/state-store.contract';
+import { TestClock, waitForMode } from '../contract/state-store.contract';
 import { startLaggingProxy } from '../support/lagging-proxy';
 import { until } from '../support/until';
 
@@ -53,21 +53,17 @@ function countingMetrics() {
 }
 
 async function waitForLink(client: Redis): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!/master_link_status:up/.test(await client.info('replication'))) {
-    if (Date.now() > deadline) throw new Error('the replica never linked to its master');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(async () => /master_link_status:up/.test(await client.info('replication')), 'the replica linked to its master', 10_000, 50);
 }
 
-async function serviceOn(env: Record<string, string>, metrics: Metrics): Promise<{ store: StateStore; service: VerificationService }> {
+async function serviceOn(env: Record<string, string>, metrics: Metrics, clock: Clock = systemClock): Promise<{ store: StateStore; service: VerificationService }> {
   const config = loadConfig({ REDIS_URL: master.url, REDIS_KEY_PREFIX: 'rw:', LOG_LEVEL: 'silent', ...env });
-  const store = createStateStore(config, { clock: systemClock, logger: createLogger('silent'), metrics });
+  const store = createStateStore(config, { clock, logger: createLogger('silent'), metrics });
   await waitForMode(store, 'redis');
   const service = new VerificationService({
     hlr: { lookup: () => Promise.resolve({ status: 'active', paymentType: 'prepaid' }) },
     sim: { lookup: () => Promise.resolve({ lastSimSwapAtMs: null }) },
-    store, clock: systemClock, metrics,
+    store, clock, metrics,
     settings: {
       kycCacheTtlS: 300, kycStaleS: 3600, simSwapCacheTtlS: 30, negativeCacheTtlS: 60, simSwapMaxAgeHours: 240, txnTtlS: 86400, txnInFlightTtlS: 60,
       txnRecordBeforeAnswer: config.REDIS_WAIT_REPLICAS > 0,
@@ -109,7 +105,9 @@ describe('REDIS_WAIT_REPLICAS: txn_id records are on a replica before the answer
 
   it('when the replica is too slow for REDIS_WAIT_TIMEOUT_MS, then the request is answered, and that connection skips WAIT for a second, then waits again', async () => {
     const { metrics, waits } = countingMetrics();
-    const { store, service } = await serviceOn({ REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '100', REDIS_COMMAND_TIMEOUT_MS: '1000' }, metrics);
+    // The backoff runs on the store's clock: moved past it rather than slept through.
+    const clock = new TestClock();
+    const { store, service } = await serviceOn({ REDIS_WAIT_REPLICAS: '1', REDIS_WAIT_TIMEOUT_MS: '100', REDIS_COMMAND_TIMEOUT_MS: '1000' }, metrics, clock);
     try {
       const held = holdReplica(1500);
       await new Promise((r) => setTimeout(r, 20));
@@ -127,7 +125,8 @@ describe('REDIS_WAIT_REPLICAS: txn_id records are on a replica before the answer
       expect(performance.now() - again).toBeLessThan(90);
       expect(waits).toEqual({ acked: 0, short: 1, skipped: 1 });
       await held;
-      await new Promise((r) => setTimeout(r, SHORT_WAIT_BACKOFF_MS));
+      clock.freeze();
+      clock.advance(SHORT_WAIT_BACKOFF_MS);
       await service.verify(partner, input('w-4'));
       expect(waits).toEqual({ acked: 1, short: 1, skipped: 1 });
       expect(store.mode()).toBe('redis');

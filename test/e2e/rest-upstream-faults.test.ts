@@ -1,8 +1,7 @@
 import { Harness, startHarness, txnId } from '../support/harness';
 import { stringMatching } from '../support/matchers';
 import { until } from '../support/until';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { TestClock } from '../contract/state-store.contract';
 
 describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
   let h: Harness;
@@ -77,12 +76,15 @@ describe('REST under upstream faults (CONTRACT §1.3, §5)', () => {
   });
 
   it('when a SIM swap answer is fresh, then it is served from cache; when it expires, then 9999, never stale', async () => {
-    const h2 = await startHarness({ env: { SIM_SWAP_CACHE_TTL_S: '1', SIM_TIMEOUT_MS: '200' } });
+    // The service judges an entry's age by its clock: moved past the TTL rather than slept through.
+    const clock = new TestClock();
+    const h2 = await startHarness({ env: { SIM_SWAP_CACHE_TTL_S: '1', SIM_TIMEOUT_MS: '200' }, serverOptions: { clock } });
     try {
       expect((await h2.post('sim_swap', { txn_id: txnId(), msisdn: '255712000006' })).status).toBe(200);
       h2.sim.setFault('sim', { down: true });
       expect((await h2.post('sim_swap', { txn_id: txnId(), msisdn: '255712000006' })).status).toBe(200);
-      await sleep(1100);
+      clock.freeze();
+      clock.advance(1001);
       const expired = await h2.post('sim_swap', { txn_id: txnId(), msisdn: '255712000006' });
       expect(expired.status).toBe(503);
       expect(expired.body.response?.code).toBe('9999');

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryStateStore } from '../../src/verification/state/memory-state-store';
+import { TestClock } from '../contract/state-store.contract';
 import { ConfigError, loadConfig } from '../../src/config/config';
 import { systemClock } from '../../src/kernel/clock';
 import { Harness, Reply, postJson, startHarness, txnId } from '../support/harness';
@@ -177,7 +178,9 @@ describe('failed signatures are throttled per (api key, client address) and per 
   });
 
   it('when requests succeed, then they never count, and when failures age out, then the key is served again (the window slides)', async () => {
-    const h = await startHarness({ env: { ...THROTTLE, AUTH_FAIL_WINDOW_S: '2' } });
+    // The failure window slides on the service's clock: moved past Retry-After rather than slept through.
+    const clock = new TestClock();
+    const h = await startHarness({ env: { ...THROTTLE, AUTH_FAIL_WINDOW_S: '2' }, serverOptions: { clock } });
     try {
       for (let i = 0; i < 30; i++) expect((await h.post('kyc', valid())).status).toBe(200);
       for (let i = 0; i < 4; i++) expect((await h.post('kyc', valid(), { query: wrongSig('demo-key') })).status).toBe(401);
@@ -186,7 +189,8 @@ describe('failed signatures are throttled per (api key, client address) and per 
       const refused = await h.post('kyc', valid());
       expect429('kyc', refused);
       expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(2);
-      await new Promise((r) => setTimeout(r, Number(refused.headers.get('retry-after')) * 1000 + 100));
+      clock.freeze();
+      clock.advance(Number(refused.headers.get('retry-after')) * 1000);
       const back = await h.post('kyc', valid());
       expect(back.status).toBe(200);
       tally.record('after Retry-After', `${back.status} ${failureOf(back).code}`);

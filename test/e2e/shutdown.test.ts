@@ -37,6 +37,12 @@ async function stopped(svc: ServiceProcess): Promise<void> {
 }
 
 /** A keep-alive HTTP/1.1 request (no Connection header) for a raw socket. */
+/** txn_ids the service has claimed (each request here sends a new one): requests it has read. */
+async function newTxns(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^verify_txn_total\{outcome="new"\} (\d+)/m.exec(text)?.[1] ?? 0);
+}
+
 function keepAliveRequest(): string {
   const body = kycBody();
   return `POST ${KYC}?${signedQuery(DEMO)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
@@ -89,9 +95,10 @@ describe('SIGTERM keeps every request answered, keep-alive connections included'
       for (const c of single) c.socket.write(keepAliveRequest());
       pipelined.socket.write(keepAliveRequest() + keepAliveRequest()); // one write: both parsed before any answer
       latePipelined.socket.write(keepAliveRequest());
-      await sleep(100);
+      // Read by the service before the signal: the ten first requests have claimed their txn_ids.
+      await until(async () => (await newTxns(svc.url)) >= 10, 'the ten first requests admitted', 10_000);
       svc.proc.kill('SIGTERM');
-      await sleep(50);
+      await until(() => svc.count(/"msg":"shutting down"/) > 0, 'the signal handled', 10_000);
       latePipelined.socket.write(keepAliveRequest()); // pipelined behind an answer not yet written, after the signal
       await sleep(250); // several sweeps of idle connections later
       quiet.socket.write(keepAliveRequest());
@@ -153,7 +160,7 @@ describe('SIGTERM keeps every request answered, keep-alive connections included'
       svc.proc.kill('SIGTERM');
       const exitCode = await svc.exited;
       const exitedAt = Date.now();
-      await sleep(100);
+      await until(() => outcomes.some((o) => o.sentAt >= exitedAt), 'a request sent after the exit ended', 10_000);
       running = false;
       await Promise.all(workers);
 
@@ -212,7 +219,7 @@ describe('SIGTERM: not ready first (so the balancer stops sending), then drain',
       await sleep(50);
       const termAt = Date.now();
       svc.proc.kill('SIGTERM');
-      await sleep(100);
+      await until(() => svc.count(/"msg":"shutting down"/) > 0, 'the signal handled', 10_000);
       idle.socket.write(keepAliveRequest());
       const reused = await idle.closed;
       expect({ error: reused.error, answers: responsesOf(reused.data).map((a) => `${a.status} ${a.connection}`) })
@@ -226,9 +233,14 @@ describe('SIGTERM: not ready first (so the balancer stops sending), then drain',
         method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ kyc(msisdn: "255712000001") { isValid } }' }),
       });
       expect(gql.status).toBe(200);
-      await sleep(delayMs - (Date.now() - termAt) - 300);
+      // Polled through the delay rather than slept through: /readyz answers 503 all along, and
+      // still late in it (the service still accepting).
+      const lateInDelay = termAt + delayMs - 300;
+      await until(async () => {
+        expect((await readyz(svc.url)).status).toBe(503);
+        return Date.now() >= lateInDelay;
+      }, 'late in the readiness delay', 10_000, 50);
       expect(Date.now() - termAt).toBeLessThan(delayMs);
-      expect((await readyz(svc.url)).status).toBe(503); // still accepting late in the delay
 
       expect(await svc.exited).toBe(0);
       expect(Date.now() - termAt).toBeGreaterThanOrEqual(delayMs);

@@ -2,6 +2,7 @@ import { defaultFixturesPath, loadFixtures } from '../../src/simulator/fixtures'
 import { Simulator, createSimulator } from '../../src/simulator/simulator';
 import { Harness, Reply, postJson, startHarness, txnId } from '../support/harness';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
+import { until } from '../support/until';
 
 /*
  * A SIM swap event while a lookup of the number is in flight. SIM management is made
@@ -28,11 +29,7 @@ async function simCalls(simUrl: string): Promise<number> {
 
 /** Resolves once SIM management has received `n` calls in all: the lookup is then in flight. */
 async function untilSimCalls(simUrl: string, n: number): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while ((await simCalls(simUrl)) < n) {
-    if (Date.now() > deadline) throw new Error(`SIM management never saw call ${n}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await until(async () => (await simCalls(simUrl)) >= n, `SIM management seeing call ${n}`, 5000, 10);
 }
 
 /** A subscriber of our own, never swapped, so no other test shares its cache entries. */

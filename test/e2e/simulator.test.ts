@@ -5,6 +5,7 @@ import { defaultFixturesPath, loadFixtures } from '../../src/simulator/fixtures'
 import { createSimulator, Simulator } from '../../src/simulator/simulator';
 import { toRfc3339Seconds } from '../../src/simulator/subscriber';
 import { syntheticSubscriber, SYNTHETIC_RATES } from '../../src/simulator/synthetic';
+import { until } from '../support/until';
 
 const HOUR = 3_600_000;
 const now = new Date('2026-11-20T08:15:00Z');
@@ -242,7 +243,7 @@ describe('simulator lifecycle and fixture loading', () => {
     const base = await sim.listen();
     sim.setFault('hlr', { latencyMs: 60_000 });
     const pending = fetch(`${base}/hlr/subscribers/255712000001`);
-    while (sim.calls().hlr === 0) await new Promise((r) => setTimeout(r, 5));
+    await until(() => sim.calls().hlr > 0, 'the call at the simulator', 5000, 5);
     const started = Date.now();
     await sim.close();
     expect(Date.now() - started).toBeLessThan(1000);

@@ -47,9 +47,7 @@ describe('an instance killed before delivering', () => {
     sink.reply = () => 503;
     expect(await swapAt(a.url, MSISDN)).toBe(200);
     // A tried (and failed) at least once: the event was in its hands when it died.
-    const deadline = Date.now() + 10_000;
-    while (sink.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(sink.received.length).toBeGreaterThan(0);
+    await until(() => sink.received.length > 0, 'a first (failed) delivery attempt', 10_000);
     a.proc.kill('SIGKILL');
     await a.exited;
     const failedIds = new Set(sink.received.map((r) => r.body.id));
@@ -74,8 +72,7 @@ describe('an instance killed before delivering', () => {
     sink.reply = () => 503;
     const before = sink.received.length;
     expect(await swapAt(a.url, MSISDN)).toBe(200);
-    const deadline = Date.now() + 10_000;
-    while (sink.received.length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => sink.received.length > before, 'a first (failed) delivery attempt', 10_000);
     const eventId = sink.received[before].body.id;
     a.proc.kill('SIGKILL');
     await a.exited;
@@ -111,10 +108,11 @@ describe('Redis restarted mid-backlog (append-only file)', () => {
     sink.reply = () => 503;
     for (let i = 0; i < 3; i++) expect(await h.swap(MSISDN)).toBe(200);
     // 12 events now retrying; the sink has seen some of them fail.
-    while (sink.received.length < 6) await new Promise((r) => setTimeout(r, 20));
+    await until(() => sink.received.length >= 6, 'six failed delivery attempts', 15_000);
     const pendingIds = new Set(sink.received.map((r) => r.body.id));
     await redis.stop();
-    await new Promise((r) => setTimeout(r, 300));
+    // Down long enough for the service to notice, whatever the machine's pace.
+    await until(async () => ((await (await fetch(`${h.url}/readyz`)).json()) as { store?: string }).store === 'degraded', 'the service seeing Redis gone', 10_000);
     await redis.restart();
     sink.reply = () => 204;
     await sink.waitFor((d) => new Set(d.map((r) => r.body.id)).size >= 12, 25_000);
@@ -148,13 +146,8 @@ describe('a swap reported while Redis is down', () => {
     await redis.stop();
     expect(await h.swap(MSISDN)).toBe(503);
     await redis.restart();
-    let status = 0;
-    const deadline = Date.now() + 10_000;
-    while (status !== 200 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      status = await h.swap(MSISDN);
-    }
-    expect(status).toBe(200);
+    // The reporter retries until the event is accepted.
+    await until(async () => (await h.swap(MSISDN)) === 200, 'the swap accepted once Redis is back', 10_000, 200);
     const [got] = await sink.waitFor((d) => d.length >= 1);
     expect(got.body.data.subscriptionId).toBe(s.body.id);
   });

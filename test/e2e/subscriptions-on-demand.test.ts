@@ -10,6 +10,7 @@ import { SWAPPED, Delivery } from '../../src/subscriptions/domain/subscription';
 import { createLogger } from '../../src/observability/logger';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { SinkServer, startSink } from '../support/sink-server';
+import { until } from '../support/until';
 
 /*
  * BullMQ costs the process 5–6 MB of live heap and about 20 MB of peak RSS under load
@@ -23,6 +24,11 @@ jest.mock('bullmq', () => {
 });
 
 const PREFIX = 'ondemand:';
+
+/** EXISTS commands Redis has run (the instances' queue checks, and the probe's own). */
+async function existsCalls(probe: Redis): Promise<number> {
+  return Number(/cmdstat_exists:calls=(\d+)/.exec(await probe.info('commandstats'))?.[1] ?? 0);
+}
 
 function delivery(sink: string, id: string): Delivery {
   return {
@@ -52,13 +58,16 @@ describe('BullMQ on Redis, loaded only once there is webhook work', () => {
       REDIS_URL: redis.url, REDIS_KEY_PREFIX: PREFIX, SINK_ALLOW_HTTP: 'true', SINK_ALLOW_PRIVATE: 'true', WEBHOOK_LOCK_MS: '1000',
     });
     const deps = { logger: createLogger('silent'), metrics: noopWebhookMetrics, partners: new FilePartnerRegistry(defaultPartnersPath()) };
+    // Positive control: the window is the instances' own checks, counted by Redis (each asks at
+    // start, then every WEBHOOK_LOCK_MS), not a guessed time.
+    const checksBefore = await existsCalls(probe);
     const a = createSubscriptionAdapters(config, deps);
     const b = createSubscriptionAdapters(config, deps);
     try {
       expect(b.delivery).toBeInstanceOf(OnDemandDelivery);
       const idle = b.delivery as OnDemandDelivery;
-      // Both have connected and asked whether the queue is in use (and asked again).
-      await new Promise((r) => setTimeout(r, 1500));
+      // Both have connected and asked whether the queue is in use, and asked again.
+      await until(async () => (await existsCalls(probe)) >= checksBefore + 4, 'two checks of the queue by each instance');
       expect(mockBullmqLoads).toBe(0);
       expect(await probe.exists(queueMetaKey(PREFIX))).toBe(0);
       expect(idle.isStarted).toBe(false);
@@ -70,9 +79,7 @@ describe('BullMQ on Redis, loaded only once there is webhook work', () => {
       const [got] = await sink.waitFor((d) => d.length >= 1);
       expect(got.body.id).toBe('evt-1');
 
-      const deadline = Date.now() + 5000;
-      while (!idle.isStarted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      expect(idle.isStarted).toBe(true);
+      await until(() => idle.isStarted, 'the idle instance joining the queue', 5000);
     } finally {
       await a.close();
       await b.close();
@@ -87,8 +94,7 @@ describe('BullMQ on Redis, loaded only once there is webhook work', () => {
     try {
       expect(await webhookQueueInUse(probe, 'pending:')).toBe(false);
       await a.delivery.enqueue([delivery(`${sink.url}/failing`, 'evt-pending')]);
-      const deadline = Date.now() + 5000;
-      while (!sink.received.some((r) => r.body.id === 'evt-pending') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await until(() => sink.received.some((r) => r.body.id === 'evt-pending'), 'the first delivery attempt', 5000);
       // Refused once: the job waits in BullMQ's delayed set for its retry.
       await probe.del(queueMetaKey('pending:'));
       expect(await webhookQueueInUse(probe, 'pending:')).toBe(true);

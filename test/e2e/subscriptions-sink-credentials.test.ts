@@ -8,6 +8,7 @@ import { fetchToken } from '../support/oauth';
 import { ServiceProcess, startServiceProcess } from '../support/service-process';
 import { SinkServer, startSink } from '../support/sink-server';
 import { FAST_WEBHOOKS, SUBS, SWAPPED, SubsHarness, startSubsHarness, subscriptionBody, swapAt } from '../support/subscriptions-harness';
+import { until } from '../support/until';
 
 /*
  * Sink credentials and times are checked where they enter (400 INVALID_ARGUMENT, nothing
@@ -29,14 +30,11 @@ function cliIo(env: Record<string, string>): CliIo & { outLines: string[] } {
   const outLines: string[] = [];
   return { outLines, out: (l) => outLines.push(l), err: () => undefined, env };
 }
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`not reached in ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** The first defined value probe gives (test/support/until.ts polls for it). */
+async function valueOf<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  let v: T | undefined;
+  await until(async () => (v = await probe()) !== undefined, what, timeoutMs, 50);
+  return v as T;
 }
 async function metric(url: string, re: RegExp): Promise<string | undefined> {
   const text = await (await fetch(`${url}/metrics`)).text();
@@ -140,7 +138,7 @@ describe('sink credentials on Redis', () => {
     expect(await h.swap(MSISDN)).toBe(200);
     const [ok] = await sink.waitFor((d) => d.some((r) => r.path === '/ok'));
     expect(ok.headers.authorization).toBe(`Bearer ${token}`);
-    const letters = await until('a dead letter', async () => {
+    const letters = await valueOf('a dead letter', async () => {
       const io = cliIo(env);
       expect(await runCli(['webhooks', 'dead-letters', '--json'], io)).toBe(0);
       const list = JSON.parse(io.outLines[0]) as { jobId: string }[];
@@ -184,7 +182,7 @@ describe('sink credentials on Redis', () => {
       const record = JSON.parse(String(await client.get(key))) as Record<string, unknown>;
       await client.set(key, JSON.stringify({ ...record, credential: { credentialType: 'ACCESSTOKEN', accessToken: 'bad\u0100token', accessTokenExpiresUtc: FUTURE, accessTokenType: 'bearer' } }));
       expect(await other.swap('255712000002')).toBe(200);
-      await until('dead_lettered counted', () => metric(other.url, /verify_webhook_deliveries_total\{outcome="dead_lettered"\} 1\b/));
+      await valueOf('dead_lettered counted', () => metric(other.url, /verify_webhook_deliveries_total\{outcome="dead_lettered"\} 1\b/));
       expect(await metric(other.url, /verify_webhook_attempts_total\{outcome="refused"\} 1\b/)).toBeDefined();
       expect(sink.received.filter((r) => r.path === '/legacy')).toEqual([]);
     } finally {

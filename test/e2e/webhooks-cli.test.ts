@@ -34,13 +34,12 @@ describe('webhooks dead letters: listed and replayed from the CLI', () => {
     expect(s.status).toBe(201);
     expect(await h.swap('255712000001')).toBe(200);
     let letters: { jobId: string; eventId: string; subscriptionId: string; sinkOrigin: string; attempts: number }[] = [];
-    const deadline = Date.now() + 10_000;
-    while (letters.length === 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
+    await until(async () => {
       const io = cliIo(env);
       expect(await runCli(['webhooks', 'dead-letters', '--json'], io)).toBe(0);
       letters = JSON.parse(io.outLines[0]) as typeof letters;
-    }
+      return letters.length > 0;
+    }, 'a dead letter listed', 10_000, 200);
     expect(letters).toHaveLength(1);
     expect(letters[0]).toMatchObject({ subscriptionId: s.body.id, sinkOrigin: sink.url });
     expect(letters[0].attempts).toBeGreaterThan(1);

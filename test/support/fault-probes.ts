@@ -1,3 +1,4 @@
+import { until } from './until';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -38,16 +39,11 @@ export function watchReadyz(baseUrl: string, intervalMs = 25): ReadyzWatch {
   return {
     seen,
     async waitFor(what, match, timeoutMs = 5000, since = 0) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const hit = seen.find((r) => r.at >= since && match(r));
-        if (hit) return hit;
-        if (Date.now() > deadline) {
-          const last = seen[seen.length - 1];
-          throw new Error(`/readyz never showed ${what} within ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
-        }
-        await sleep(10);
-      }
+      let hit: Readiness | undefined;
+      await until(() => (hit = seen.find((r) => r.at >= since && match(r))) !== undefined, what, timeoutMs, 10).catch(() => {
+        throw new Error(`/readyz never showed ${what} within ${timeoutMs} ms (last: ${JSON.stringify(seen[seen.length - 1])})`);
+      });
+      return hit!;
     },
     distinct(field) {
       const out: string[] = [];

@@ -2,9 +2,10 @@ import { IncomingHttpHeaders } from 'node:http';
 import { syntheticSubscriber } from '../../src/simulator/synthetic';
 import { partnerApiSpec } from './openapi-validator';
 import { DEMO } from './signing';
-import { Credentials, LoadOperation, LoadRequest, Sample } from './steady-load';
+import { Credentials, LoadOperation, LoadRequest, Sample, SteadyLoad } from './steady-load';
+import { until } from './until';
 
-/* The fault suite's traffic (who asks what, signed how) and the ways it selects replies. */
+/* The fault suite's traffic (who asks what, signed how), the ways it selects replies, and its phases. */
 
 // ---- numbers -------------------------------------------------------------------------------
 
@@ -83,4 +84,24 @@ export function byError(samples: readonly Sample[]): string {
 export function median(values: number[]): number {
   const v = [...values].sort((a, b) => a - b);
   return v.length ? v[Math.floor(v.length / 2)] : 0;
+}
+
+// ---- phases --------------------------------------------------------------------------------
+
+/** Each phase lasts until it holds this many answers of the kind it is judged by (the checks want more than 20). */
+export const PHASE = 40;
+
+/**
+ * Waits until the answered samples matching f, sent at least 100 ms ago, satisfy ok: a phase
+ * ends on what it is judged by, not after a guessed time. (The windows the checks read end
+ * 100 ms before the phase does, so a sample counted here is in them.)
+ */
+export async function phase(l: SteadyLoad, f: Filter, what: string, ok: (s: Sample[]) => boolean = (s) => s.length >= PHASE): Promise<void> {
+  await until(() => ok(pick(l.samples, { ...f, to: Date.now() - 100 })), what, 30_000);
+}
+
+/** Resolves once every request the load has sent so far has its answer (or its failure). */
+export async function allAnswered(l: SteadyLoad): Promise<void> {
+  const n = l.sent();
+  await until(() => l.samples.filter((s) => s.seq < n).length >= n, `answers to the ${n} requests sent so far`, 30_000);
 }

@@ -54,6 +54,8 @@ export function startCamaraCalls(baseUrl: string, token: string, ratePerSecond =
     }
   })();
   return {
+    /** The statuses seen so far. */
+    statuses: () => statuses,
     stop: async () => {
       running = false;
       await loop;

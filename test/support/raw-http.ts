@@ -113,10 +113,12 @@ export function buildRequest(opts: {
  * Slowloris: sends `head`, then one byte of `rest` every intervalMs, and reports when the
  * server gave up on us (or waitMs passed). Stops writing as soon as the socket closes.
  */
-export async function trickle(port: number, head: Buffer | string, rest: Buffer | string, intervalMs: number, waitMs: number): Promise<RawReply & { bytesTrickled: number }> {
+export async function trickle(port: number, head: Buffer | string, rest: Buffer | string, intervalMs: number, waitMs: number, onHeadSent?: () => void): Promise<RawReply & { bytesTrickled: number }> {
   const x = open(port, waitMs);
   const tail = Buffer.isBuffer(rest) ? rest : Buffer.from(rest, 'latin1');
   let sent = 0;
+  // onHeadSent: once connected and the head is on the wire (a test waits for its slow clients to be in place).
+  x.socket.once('connect', () => onHeadSent?.());
   x.socket.write(head);
   const ticker = setInterval(() => {
     if (x.socket.destroyed || sent >= tail.length) return;

@@ -1,6 +1,7 @@
 import { runCommand } from '../../tools/process-kit/child-process';
 import { freePort } from '../../tools/process-kit/net-wait';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
+import { until } from './until';
 
 export interface RedisClusterProcess {
   /** host:port of every master, comma-separated: the REDIS_CLUSTER_NODES form. */
@@ -41,18 +42,15 @@ export async function startRedisCluster(): Promise<RedisClusterProcess> {
 
 /** cluster_state:ok on every node, and every node sees three masters: only then are all slots served. */
 async function waitForClusterOk(ports: number[], timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  await until(async () => {
     const states = await Promise.all(ports.map(async (port) => {
       const info = await cli(port, 'cluster', 'info');
       const nodes = await cli(port, 'cluster', 'nodes');
       const masters = nodes.split('\n').filter((l) => /\bmaster\b/.test(l) && !/\bfail/.test(l)).length;
       return /cluster_state:ok/.test(info) && masters === ports.length;
     }));
-    if (states.every(Boolean)) return;
-    if (Date.now() > deadline) throw new Error(`redis cluster on ports ${ports.join(',')} did not reach cluster_state:ok`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return states.every(Boolean);
+  }, `redis cluster on ports ${ports.join(',')} at cluster_state:ok`, timeoutMs, 100);
 }
 
 async function cli(port: number, ...args: string[]): Promise<string> {

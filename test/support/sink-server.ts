@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
+import { until } from './until';
 
 export interface Received {
   path: string;
@@ -41,11 +42,9 @@ export async function startSink(inFlight?: InFlight): Promise<SinkServer> {
     delivered: () => received.filter((r) => r.status >= 200 && r.status < 300),
     reply: () => 204,
     waitFor: async (predicate, timeoutMs = 15_000) => {
-      const deadline = Date.now() + timeoutMs;
-      while (!predicate(sink.delivered())) {
-        if (Date.now() > deadline) throw new Error(`sink: condition not met in ${timeoutMs} ms; received ${JSON.stringify(received.map((r) => [r.status, r.body.type, r.body.id]))}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      await until(() => predicate(sink.delivered()), 'sink condition', timeoutMs).catch(() => {
+        throw new Error(`sink: condition not met in ${timeoutMs} ms; received ${JSON.stringify(received.map((r) => [r.status, r.body.type, r.body.id]))}`);
+      });
       return sink.delivered();
     },
     close: () => new Promise((resolve) => {
