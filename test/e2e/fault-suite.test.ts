@@ -544,7 +544,9 @@ describe('faults under steady load', () => {
         expect(svc.output()).toMatch(/"msg":"stopped"/);
         expect(notReady).toBeDefined();
         expect(notReady!.at).toBeLessThan(closedAt);
-        expect(closedAt - handledAt).toBeGreaterThanOrEqual(delayMs);
+        // Log times are whole milliseconds, and "shutting down" is written just after the delay's
+        // timer is armed: the two lines may be a millisecond or two short of the delay apart.
+        expect(closedAt - handledAt).toBeGreaterThanOrEqual(delayMs - 5);
         expect(writtenAfter.filter((s) => s.connection !== 'close').map((s) => `${s.connection} sent ${s.sentAt - handledAt} ms, ended ${s.endedAt - handledAt} ms`).slice(0, 5)).toEqual([]);
         // After the signal: answered during the delay, or never accepted once the listener closed.
         expect(count(afterSignal, 200)).toBeGreaterThan(0);
