@@ -75,7 +75,8 @@ describe('access tokens: OAUTH_REQUIRE_AT_JWT_TYP=false', () => {
   it('when a token signed with the built-in key is typed JWT, then 401 still: the built-in issuer always requires at+jwt', async () => {
     // The built-in tokens' aud is OAUTH_AUDIENCE, which the harness sets for the external issuer.
     const key = await importJWK(await builtinKey, 'ES256');
-    const signed = (typ: string) => new SignJWT(claims()).setProtectedHeader({ alg: 'ES256', kid: 'builtin-1', typ })
+    // credential_id: the built-in issuer's tokens name the client secret they were obtained with (the demo's one secret).
+    const signed = (typ: string) => new SignJWT(claims({ credential_id: 'primary' })).setProtectedHeader({ alg: 'ES256', kid: 'builtin-1', typ })
       .setIssuer(c.url).setAudience(c.tokens.issuer.audience).setIssuedAt().setExpirationTime('5m').sign(key);
     expect(await status(c, await signed('JWT'))).toBe(401);
     expect(await status(c, await signed('at+jwt'))).toBe(200);

@@ -48,7 +48,8 @@ export interface PartnerPatch {
 
 /** Who made a change: a signed-in person (the IdP's subject or e-mail) or an admin token's name. */
 export interface Actor {
-  type: 'person' | 'token' | 'cli';
+  /** `system`: the service itself (PARTNERS_FILE imported into an empty database at start). */
+  type: 'person' | 'token' | 'cli' | 'system';
   name: string;
 }
 
