@@ -15,15 +15,16 @@ CREATE TABLE registry_partners (
   updated_at  timestamptz NOT NULL DEFAULT now()
 );
 
+-- A secret's id is unique within its partner (a file's first-format secret is 'primary' in each).
 CREATE TABLE registry_secrets (
-  id          text        PRIMARY KEY,
   partner     text        NOT NULL REFERENCES registry_partners (name) ON DELETE CASCADE,
+  id          text        NOT NULL,
   -- v1.<iv>.<tag>.<ciphertext>, bound to (partner, id): a row copied to another partner does not open.
   sealed      text        NOT NULL,
   created_at  timestamptz NOT NULL,
-  valid_until timestamptz
+  valid_until timestamptz,
+  PRIMARY KEY (partner, id)
 );
-CREATE INDEX registry_secrets_partner ON registry_secrets (partner);
 
 CREATE TABLE registry_changes (
   seq         bigserial   PRIMARY KEY,

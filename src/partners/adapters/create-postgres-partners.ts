@@ -67,3 +67,13 @@ export async function createPostgresPartners(deps: { clock: Clock; logger: Logge
     },
   };
 }
+
+/** The database registry's management plane alone, for the CLI: schema migrated, no registry kept in memory. */
+export async function openPostgresPartnerStore(databaseUrl: string, keyFile: string | undefined, clock: Clock): Promise<{ admin: PostgresPartnerStore; close(): Promise<void> }> {
+  const cipher = createPartnerSecretCipher(loadPartnerSecretsKey(keyFile));
+  await migrateRegistrySchema(databaseUrl);
+  const pool = new Pool({ connectionString: databaseUrl, max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'verify-customer-cli' });
+  // The running instances learn of the change by the NOTIFY each change sends: nothing to reload here.
+  const admin = new PostgresPartnerStore({ pool, cipher, clock, changed: () => Promise.resolve() });
+  return { admin, close: () => pool.end() };
+}

@@ -53,7 +53,7 @@ export class FilePartnerStore implements PartnerAdmin {
 
   async create(input: NewPartner, actor: Actor): Promise<{ partner: PartnerView; secret: string }> {
     const after = await this.mutate(actor, (records, now) => {
-      const created = createdRecord(input, records, now);
+      const created = createdRecord(input, records, now, PRIMARY_SECRET_ID);
       return { records: [...records, created], after: created, action: 'partner.create' };
     });
     return { partner: viewOf(after, this.opts.clock.nowMs()), secret: after.secrets[0].secret };
@@ -87,9 +87,8 @@ export class FilePartnerStore implements PartnerAdmin {
     });
   }
 
-  /** Adds every partner of another registry document whose name is free; the others are skipped. */
-  async importDocument(json: unknown, source: string, actor: Actor): Promise<{ imported: string[]; skipped: string[] }> {
-    const incoming = parsePartners(json, source, this.env).map(recordOf);
+  /** Adds the partners whose name and api key are free; the others are skipped. */
+  async importRecords(incoming: readonly PartnerRecord[], actor: Actor): Promise<{ imported: string[]; skipped: string[] }> {
     const result = { imported: [] as string[], skipped: [] as string[] };
     for (const p of incoming) {
       await this.mutate(actor, (records) => {

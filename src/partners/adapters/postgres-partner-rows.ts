@@ -64,7 +64,7 @@ export async function writeRecord(db: PoolClient, cipher: PartnerSecretCipher, b
   }
   for (const s of after.secrets) {
     if (before?.secrets.some((b) => b.id === s.id)) {
-      await db.query('UPDATE registry_secrets SET valid_until = $2 WHERE id = $1', [s.id, s.validUntil]);
+      await db.query('UPDATE registry_secrets SET valid_until = $3 WHERE partner = $1 AND id = $2', [after.name, s.id, s.validUntil]);
     } else {
       await db.query('INSERT INTO registry_secrets (id, partner, sealed, created_at, valid_until) VALUES ($1, $2, $3, $4, $5)',
         [s.id, after.name, cipher.seal(s.secret, after.name, s.id), s.createdAt, s.validUntil]);

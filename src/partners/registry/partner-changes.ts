@@ -14,7 +14,8 @@ export const DEFAULT_GRACE_S = 86_400;
 export const MAX_GRACE_S = 30 * 86_400;
 
 /** Names appear in URLs (/admin/api/v1/partners/{name}), logs and the audit trail. */
-const NAME = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit');
+const NAME = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,62}[A-Za-z0-9._-])?$/,
+  'must be 1-64 letters, digits, spaces, ".", "_" or "-", starting with a letter or digit and not ending with a space');
 const operations = z.array(z.enum(OPERATIONS as [Operation, ...Operation[]])).min(1, 'must name at least one operation')
   .refine((ops) => new Set(ops).size === ops.length, 'must not repeat an operation');
 const rateLimit = z.object({ perSecond: z.number().positive().max(1_000_000), burst: z.number().int().positive().max(1_000_000) }).strict().nullable();
@@ -62,19 +63,22 @@ export function parseGrace(graceSeconds: unknown): number {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function newSecret(nowMs: number): SecretRecord {
-  return { id: newSecretId(), secret: newSecretValue(), createdAt: iso(nowMs), validUntil: null };
+export function newSecret(nowMs: number, id = newSecretId()): SecretRecord {
+  return { id, secret: newSecretValue(), createdAt: iso(nowMs), validUntil: null };
 }
 
-/** A new enabled partner with its first secret; its name and api key must be free. */
-export function createdRecord(input: unknown, existing: readonly PartnerRecord[], nowMs: number): PartnerRecord {
+/**
+ * A new enabled partner with its first secret; its name and api key must be free. `firstSecretId`:
+ * the file store names it PRIMARY_SECRET_ID, so the entry keeps the file's first format.
+ */
+export function createdRecord(input: unknown, existing: readonly PartnerRecord[], nowMs: number, firstSecretId?: string): PartnerRecord {
   const p = parseNewPartner(input);
   if (existing.some((r) => r.name === p.name)) throw new ConflictError(`a partner named ${p.name} exists`);
   let apiKey = newApiKey(p.name);
   while (existing.some((r) => r.apiKey === apiKey)) apiKey = newApiKey(p.name);
   return {
     name: p.name, kind: p.kind ?? 'partner', apiKey, operations: p.operations, enabled: true, signature: p.signature ?? 'md5',
-    rateLimit: p.rateLimit ?? null, purpose: p.purpose ?? null, secrets: [newSecret(nowMs)],
+    rateLimit: p.rateLimit ?? null, purpose: p.purpose ?? null, secrets: [newSecret(nowMs, firstSecretId)],
   };
 }
 
