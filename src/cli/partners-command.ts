@@ -40,8 +40,8 @@ async function targetOf(file: string | undefined, io: CliIo): Promise<Target> {
   const url = io.env.DATABASE_URL;
   if (!url) throw new UsageError('give --file PATH (or set DATABASE_URL or PARTNERS_FILE)');
   if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('DATABASE_URL must be a postgres:// or postgresql:// URL');
-  const { admin, close } = await openPostgresPartnerStore(url, io.env.PARTNER_SECRETS_KEY_FILE, systemClock);
-  return { admin, where: 'the database registry', close };
+  const opened = await openPostgresPartnerStore(url, io.env.PARTNER_SECRETS_KEY_FILE, systemClock);
+  return { admin: opened.admin, where: 'the database registry', close: () => opened.close() };
 }
 
 /**
