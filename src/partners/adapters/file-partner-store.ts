@@ -42,13 +42,17 @@ export class FilePartnerStore implements PartnerAdmin {
   }
 
   list(): Promise<PartnerView[]> {
-    const now = this.opts.clock.nowMs();
-    return Promise.resolve(this.read().map((r) => viewOf(r, now)));
+    return settled(() => {
+      const now = this.opts.clock.nowMs();
+      return this.read().map((r) => viewOf(r, now));
+    });
   }
 
   get(name: string): Promise<PartnerView | undefined> {
-    const r = this.read().find((p) => p.name === name);
-    return Promise.resolve(r && viewOf(r, this.opts.clock.nowMs()));
+    return settled(() => {
+      const r = this.read().find((p) => p.name === name);
+      return r && viewOf(r, this.opts.clock.nowMs());
+    });
   }
 
   async create(input: NewPartner, actor: Actor): Promise<{ partner: PartnerView; secret: string }> {
@@ -104,8 +108,12 @@ export class FilePartnerStore implements PartnerAdmin {
   }
 
   changes(query: { partner?: string; cursor?: string; limit: number }): Promise<ChangePage> {
+    return settled(() => this.changePage(query));
+  }
+
+  private changePage(query: { partner?: string; cursor?: string; limit: number }): ChangePage {
     const path = this.changesPath;
-    if (!path || !existsSync(path)) return Promise.resolve({ items: [] });
+    if (!path || !existsSync(path)) return { items: [] };
     const all = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as ChangeEntry).reverse();
     const mine = query.partner === undefined ? all : all.filter((e) => e.partner === query.partner);
     let start = 0;
@@ -116,7 +124,7 @@ export class FilePartnerStore implements PartnerAdmin {
     }
     const limit = pageLimit(query.limit);
     const items = mine.slice(start, start + limit);
-    return Promise.resolve(start + limit < mine.length ? { items, nextCursor: items[items.length - 1].id } : { items });
+    return start + limit < mine.length ? { items, nextCursor: items[items.length - 1].id } : { items };
   }
 
   /** The file's partners as records, each secret given by a variable keeping that variable's name. */
@@ -155,6 +163,11 @@ export class FilePartnerStore implements PartnerAdmin {
     this.queue = next.catch(() => undefined);
     return next;
   }
+}
+
+/** f's result, or its exception, as a promise (the port's callers await; none expects a throw). */
+function settled<T>(f: () => T): Promise<T> {
+  return new Promise((resolve) => resolve(f()));
 }
 
 /** A record as a file entry: the first format (`secret`/`secretEnv`) while it holds its one first secret. */

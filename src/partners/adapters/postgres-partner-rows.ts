@@ -1,4 +1,4 @@
-import { PoolClient } from 'pg';
+import { Pool, PoolClient } from 'pg';
 import { OPERATIONS, Operation } from '../operation';
 import { ChangeEntry } from '../ports/partner-admin';
 import { PartnerRecord, SecretRecord } from '../registry/partner-record';
@@ -21,6 +21,23 @@ export interface LoadedRegistry {
   records: PartnerRecord[];
   /** Secrets that would not open (another key, a row copied between partners): left out, counted. */
   unreadable: number;
+}
+
+/** Every partner and secret as of one snapshot, in a read-only REPEATABLE READ transaction of its own. */
+export async function readSnapshot(pool: Pool, cipher: PartnerSecretCipher): Promise<LoadedRegistry> {
+  const db = await pool.connect();
+  try {
+    await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const loaded = await readRegistry(db, cipher);
+    await db.query('COMMIT');
+    return loaded;
+  } catch (err) {
+    // Never hand a connection back inside a transaction: the next user would read this snapshot.
+    await db.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    db.release();
+  }
 }
 
 /** Every partner and secret as of one snapshot (call inside a REPEATABLE READ transaction). */
@@ -85,16 +102,17 @@ export async function bumpVersion(db: PoolClient): Promise<void> {
 }
 
 interface ChangeRow {
-  seq: string; id: string; at: Date; actor_type: ChangeEntry['actor']['type']; actor_name: string; action: ChangeEntry['action'];
+  cursor: string; id: string; at: Date; actor_type: ChangeEntry['actor']['type']; actor_name: string; action: ChangeEntry['action'];
   partner: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null;
 }
 
 /** Newest first, `limit + 1` rows (the extra one says another page exists). */
 export async function readChanges(db: { query: PoolClient['query'] }, partner: string | undefined, beforeSeq: string | undefined, limit: number): Promise<{ seq: string; entry: ChangeEntry }[]> {
-  const { rows } = await db.query<ChangeRow>(`SELECT seq::text AS seq, id, at, actor_type, actor_name, action, partner, before, after FROM registry_changes
+  // The text form is named apart: ORDER BY seq must sort the bigint, not its digits.
+  const { rows } = await db.query<ChangeRow>(`SELECT seq::text AS cursor, id, at, actor_type, actor_name, action, partner, before, after FROM registry_changes
     WHERE ($1::text IS NULL OR partner = $1) AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3`, [partner ?? null, beforeSeq ?? null, limit + 1]);
   return rows.map((r) => ({
-    seq: r.seq,
+    seq: r.cursor,
     entry: { id: r.id, at: r.at.toISOString(), actor: { type: r.actor_type, name: r.actor_name }, action: r.action, partner: r.partner, before: r.before, after: r.after },
   }));
 }

@@ -6,7 +6,7 @@ import { changeEntry, pageLimit } from '../registry/change-log';
 import { createdRecord, patchedRecord, recordNamed, revokedRecord, rotatedRecord } from '../registry/partner-changes';
 import { PartnerRecord, viewOf } from '../registry/partner-record';
 import { PartnerSecretCipher } from './partner-secret-cipher';
-import { bumpVersion, readChanges, readRegistry, writeChange, writeRecord } from './postgres-partner-rows';
+import { bumpVersion, readChanges, readRegistry, readSnapshot, writeChange, writeRecord } from './postgres-partner-rows';
 
 type Change = { before?: PartnerRecord; after?: PartnerRecord; action: ChangeAction };
 
@@ -116,17 +116,7 @@ export class PostgresPartnerStore implements PartnerAdmin {
   }
 
   private async snapshot(): Promise<PartnerRecord[]> {
-    return this.guard(async () => {
-      const db = await this.opts.pool.connect();
-      try {
-        await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        const { records } = await readRegistry(db, this.opts.cipher);
-        await db.query('COMMIT');
-        return records;
-      } finally {
-        db.release();
-      }
-    });
+    return this.guard(async () => (await readSnapshot(this.opts.pool, this.opts.cipher)).records);
   }
 
   private async change(actor: Actor, decide: (records: PartnerRecord[], nowMs: number) => Change): Promise<Change> {

@@ -3,7 +3,7 @@ import { Logger } from '../../observability/logger';
 import { MemoryPartnerRegistry } from '../memory-partner-registry';
 import { partnerOf } from '../registry/partner-record';
 import { PartnerSecretCipher } from './partner-secret-cipher';
-import { NOTIFY_CHANNEL, readRegistry } from './postgres-partner-rows';
+import { NOTIFY_CHANNEL, readSnapshot } from './postgres-partner-rows';
 
 export type SyncState = 'unloaded' | 'database' | 'stale';
 
@@ -103,18 +103,11 @@ export class PostgresRegistrySync {
   }
 
   private async load(): Promise<void> {
-    const db = await this.o.pool.connect();
-    try {
-      await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const loaded = await readRegistry(db, this.o.cipher);
-      await db.query('COMMIT');
-      this.o.registry.replace(loaded.records.map(partnerOf));
-      if (loaded.unreadable > 0) this.o.logger.error({ unreadable: loaded.unreadable }, 'partner secrets that PARTNER_SECRETS_KEY_FILE does not open were left out');
-      this.o.logger.debug({ partners: loaded.records.length, version: loaded.version }, 'partner registry loaded');
-      this.version = loaded.version;
-    } finally {
-      db.release();
-    }
+    const loaded = await readSnapshot(this.o.pool, this.o.cipher);
+    this.o.registry.replace(loaded.records.map(partnerOf));
+    if (loaded.unreadable > 0) this.o.logger.error({ unreadable: loaded.unreadable }, 'partner secrets that PARTNER_SECRETS_KEY_FILE does not open were left out');
+    this.o.logger.debug({ partners: loaded.records.length, version: loaded.version }, 'partner registry loaded');
+    this.version = loaded.version;
   }
 
   private async listen(): Promise<void> {
