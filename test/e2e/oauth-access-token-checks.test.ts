@@ -81,6 +81,15 @@ describe('access tokens: OAUTH_REQUIRE_AT_JWT_TYP=false', () => {
     expect(await status(c, await signed('JWT'))).toBe(401);
     expect(await status(c, await signed('at+jwt'))).toBe(200);
   });
+
+  it('when a built-in token names no valid client secret (credential_id absent or unknown), then 401: revocation must be able to end it', async () => {
+    const key = await importJWK(await builtinKey, 'ES256');
+    const signed = (extra: Record<string, unknown>) => new SignJWT(claims(extra)).setProtectedHeader({ alg: 'ES256', kid: 'builtin-1', typ: 'at+jwt' })
+      .setIssuer(c.url).setAudience(c.tokens.issuer.audience).setIssuedAt().setExpirationTime('5m').sign(key);
+    expect(await status(c, await signed({}))).toBe(401);
+    expect(await status(c, await signed({ credential_id: 'sec_gone' }))).toBe(401);
+    expect(await status(c, await signed({ credential_id: 'primary' }))).toBe(200);
+  });
 });
 
 /** A JWKS endpoint that streams `totalBytes` of one huge, valid-looking key set, honouring backpressure; counts what it sent. */
