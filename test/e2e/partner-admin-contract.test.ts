@@ -2,6 +2,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../../src/errors/
 import { Actor, PartnerAdmin } from '../../src/partners/ports/partner-admin';
 import { Harness, startHarness } from '../support/harness';
 import { RegistryEnv, RegistryKind, camaraStatus, legacyStatus, registryEnv, timeUntil, tokenFor } from '../support/partner-registry';
+import { until } from '../support/until';
 
 /*
  * PartnerAdmin (CONTRACT §12) against both stores, PARTNERS_FILE and PostgreSQL, each behind the
@@ -113,6 +114,19 @@ describe.each<RegistryKind>(['file', 'postgres'])('PartnerAdmin on the %s regist
     expect(await legacyStatus(h.url, { apiKey: old.apiKey, secret: rotated.secret })).toBe(200);
     expect(await legacyStatus(h.url, old)).toBe(401);
     expect((await admin.get('NoGrace'))!.secrets).toHaveLength(1);
+  });
+
+  it('when the grace ends, then the previous secret stops on its own, with no change made', async () => {
+    const { creds: old } = await create('ShortGrace');
+    const rotated = await admin.rotateSecret('ShortGrace', 1, ACTOR);
+    secrets.push(rotated.secret);
+    const changes = (await admin.changes({ limit: 500 })).items.length;
+    expect(await legacyStatus(h.url, old)).toBe(200);
+    await until(async () => await legacyStatus(h.url, old) === 401, 'old secret expired', 10_000);
+    expect((await tokenFor(h.url, old)).status).toBe(401);
+    expect(await legacyStatus(h.url, { apiKey: old.apiKey, secret: rotated.secret })).toBe(200);
+    expect((await admin.get('ShortGrace'))!.secrets).toHaveLength(1);
+    expect((await admin.changes({ limit: 500 })).items).toHaveLength(changes);
   });
 
   it('when the last secret of an enabled partner is revoked, then 409; disabled, it may go', async () => {

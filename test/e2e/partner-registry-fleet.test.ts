@@ -24,7 +24,9 @@ describe('partner registry on PostgreSQL, two instances', () => {
 
   beforeAll(async () => {
     reg = await registryEnv('postgres');
-    [a, b] = await Promise.all([startHarness({ env: reg.env }), startHarness({ env: reg.env })]);
+    // The audit trail in the same database: the two schemas migrate apart (audit_migrations, registry_migrations).
+    const env = { ...reg.env, AUDIT_DATABASE_URL: reg.env.DATABASE_URL };
+    [a, b] = await Promise.all([startHarness({ env }), startHarness({ env })]);
     adminA = a.server.partnerAdmin;
   });
   afterAll(async () => {
@@ -41,6 +43,8 @@ describe('partner registry on PostgreSQL, two instances', () => {
     expect(imports).toHaveLength(demo.length);
     expect(new Set(imports.map((r) => r.actor_type))).toEqual(new Set(['system']));
     secrets.push(...demo.map((p) => p.secret));
+    const migrated = await reg.pg!.query<{ t: string }>("SELECT 'registry' AS t FROM registry_migrations UNION ALL SELECT 'audit' FROM audit_migrations");
+    expect(new Set(migrated.map((m) => m.t))).toEqual(new Set(['registry', 'audit']));
     expect(await legacyStatus(b.url, { apiKey: 'demo-key', secret: 'demo-secret' })).toBe(200);
   });
 
@@ -129,5 +133,33 @@ describe('partner registry on PostgreSQL, two instances', () => {
     await until(async () => (await ready(b)).registry === 'database', 'B back in step', 20_000);
     await adminA.update('demo-bank', { purpose: 'x:y' }, ACTOR);
     await timeUntil(() => Promise.resolve(b.server.partners.find('demo-key')?.purpose === 'x:y'), 'change after recovery on B');
+  });
+});
+
+describe('partner registry database unreachable at start', () => {
+  let reg: RegistryEnv;
+  let h: Harness;
+  beforeAll(async () => {
+    reg = await registryEnv('postgres');
+    await reg.pg!.stop();
+  });
+  afterAll(async () => {
+    await h?.close();
+    await reg?.close();
+  });
+
+  it('when the database is down at start, then the instance starts unready and refusing, and loads once the database answers', async () => {
+    h = await startHarness({ env: reg.env });
+    const ready = async () => {
+      const res = await fetch(`${h.url}/readyz`);
+      return { status: res.status, body: (await res.json()) as { status: string; registry: string } };
+    };
+    expect(await ready()).toEqual({ status: 503, body: expect.objectContaining({ status: 'not_ready', registry: 'unloaded' }) as unknown });
+    expect(await legacyStatus(h.url, { apiKey: 'demo-key', secret: 'demo-secret' })).toBe(401);
+    await reg.pg!.start();
+    await until(async () => (await ready()).status === 200, 'registry loaded', 20_000);
+    expect((await ready()).body).toMatchObject({ status: 'ready', registry: 'database' });
+    // The migration, the import of PARTNERS_FILE and the load all ran once the database came.
+    expect(await legacyStatus(h.url, { apiKey: 'demo-key', secret: 'demo-secret' })).toBe(200);
   });
 });

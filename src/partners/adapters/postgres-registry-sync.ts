@@ -39,6 +39,7 @@ export class PostgresRegistrySync {
   private running: Promise<void> | undefined;
   private next: Promise<void> | undefined;
   private closed = false;
+  private failing = false;
 
   constructor(private readonly o: RegistrySyncOptions) {}
 
@@ -88,16 +89,17 @@ export class PostgresRegistrySync {
       if (!this.listener) await this.listen();
       const { rows } = await this.o.pool.query<{ version: string }>('SELECT version::text AS version FROM registry_version');
       if (rows[0]?.version !== this.version) await this.load();
-      if (this.stateNow !== 'database') {
-        if (this.stateNow === 'stale') this.o.logger.info('partner registry database reachable again; registry in step');
-        this.stateNow = 'database';
-      }
+      if (this.failing) this.o.logger.info('partner registry database reachable again; registry in step');
+      this.failing = false;
+      this.stateNow = 'database';
     } catch (err) {
       const next: SyncState = this.version === undefined ? 'unloaded' : 'stale';
-      if (next !== this.stateNow || this.stateNow === 'unloaded') {
+      // Told once per outage, not once per check.
+      if (!this.failing) {
         this.o.logger.error({ err: (err as Error).message },
           next === 'stale' ? 'partner registry database unreachable; serving the registry last loaded' : 'partner registry not loaded: its database is unreachable; every partner is refused until it loads');
       }
+      this.failing = true;
       this.stateNow = next;
     }
   }
