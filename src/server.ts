@@ -18,7 +18,7 @@ import { Logger, createLogger } from './observability/logger';
 import { PrometheusMetrics } from './observability/prometheus-metrics';
 import { PrometheusWebhookMetrics } from './observability/webhook-metrics';
 import { createOps } from './ops/create-ops';
-import { createPartners } from './partners/create-partners';
+import { RegistryState, createPartners } from './partners/create-partners';
 import { PartnerRegistry } from './partners/partners';
 import { PartnerAdmin } from './partners/ports/partner-admin';
 import { Simulator } from './simulator/simulator';
@@ -46,6 +46,8 @@ export interface RunningServer {
   partners: PartnerRegistry;
   /** The management plane over the same registry (CONTRACT §12). */
   partnerAdmin: PartnerAdmin;
+  /** The registry's state as /readyz reports it: file, database, stale or unloaded. */
+  registryState(): RegistryState;
   /** Verifies CAMARA bearer tokens (built-in and external issuer). */
   accessTokens: AccessTokenVerifier;
   /** The built-in OAuth issuer's identifier (PUBLIC_URL or the listening address); undefined when OAUTH_BUILTIN=false. */
@@ -119,7 +121,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
 
   const issuer = oauth.issuer();
   return {
-    url: http.url, port: http.port, metrics, partners: partners.registry, partnerAdmin: partners.admin, accessTokens: tokens, audit: audit.writer,
+    url: http.url, port: http.port, metrics, partners: partners.registry, partnerAdmin: partners.admin, registryState: partners.state, accessTokens: tokens, audit: audit.writer,
     reloadPartners: partners.reload, reloadSigningKeys: oauth.reloadKeys, close: () => life.close(), drainNow: http.drainNow,
     ...(http.adminUrl === undefined ? {} : { adminUrl: http.adminUrl, adminPort: http.adminPort }),
     ...(issuer === undefined ? {} : { oauthIssuer: issuer }),

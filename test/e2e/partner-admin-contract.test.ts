@@ -58,6 +58,7 @@ describe.each<RegistryKind>(['file', 'postgres'])('PartnerAdmin on the %s regist
       ['a name with a slash', () => admin.create({ name: '../etc', operations: ['kyc'] }, ACTOR), /name/],
       ['a negative rate', () => admin.update('Acme Bank', { rateLimit: { perSecond: -1, burst: 1 } }, ACTOR), /rateLimit\.perSecond/],
       ['a patch field that is not one', () => admin.update('Acme Bank', { apiKey: 'mine' } as never, ACTOR), /unknown field/],
+      ['an empty patch', () => admin.update('Acme Bank', {}, ACTOR), /no field/],
       ['grace over 30 days', () => admin.rotateSecret('Acme Bank', 30 * 86_400 + 1, ACTOR), /graceSeconds/],
       ['grace not whole', () => admin.rotateSecret('Acme Bank', 1.5, ACTOR), /graceSeconds/],
     ];

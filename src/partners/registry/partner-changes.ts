@@ -84,6 +84,8 @@ export function createdRecord(input: unknown, existing: readonly PartnerRecord[]
 
 export function patchedRecord(r: PartnerRecord, input: unknown): PartnerRecord {
   const patch = parsePatch(input);
+  // An empty patch would log a change that changed nothing.
+  if (Object.keys(patch).length === 0) throw new BadRequestError('body: names no field to change');
   const next: PartnerRecord = { ...r };
   if (patch.enabled !== undefined) next.enabled = patch.enabled;
   if (patch.operations !== undefined) next.operations = patch.operations;
