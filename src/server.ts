@@ -19,8 +19,9 @@ import { Logger, createLogger } from './observability/logger';
 import { PrometheusMetrics } from './observability/prometheus-metrics';
 import { PrometheusWebhookMetrics } from './observability/webhook-metrics';
 import { createOps } from './ops/create-ops';
-import { createPartners } from './partners/create-partners';
-import { FilePartnerRegistry } from './partners/file-partner-registry';
+import { RegistryState, createPartners } from './partners/create-partners';
+import { PartnerRegistry } from './partners/partners';
+import { PartnerAdmin } from './partners/ports/partner-admin';
 import { Simulator } from './simulator/simulator';
 import { createSubscriptions } from './subscriptions/create-subscriptions';
 import { createVerification } from './verification/create-verification';
@@ -42,7 +43,12 @@ export interface RunningServer {
   adminUrl?: string;
   adminPort?: number;
   metrics: PrometheusMetrics;
-  partners: FilePartnerRegistry;
+  /** The partner registry in force (PARTNERS_FILE, or PostgreSQL with DATABASE_URL). */
+  partners: PartnerRegistry;
+  /** The management plane over the same registry (CONTRACT §12). */
+  partnerAdmin: PartnerAdmin;
+  /** The registry's state as /readyz reports it: file, database, stale or unloaded. */
+  registryState(): RegistryState;
   /** Verifies CAMARA bearer tokens (built-in and external issuer). */
   accessTokens: AccessTokenVerifier;
   /** The built-in OAuth issuer's identifier (PUBLIC_URL or the listening address); undefined when OAUTH_BUILTIN=false. */
@@ -52,7 +58,7 @@ export interface RunningServer {
   /** The in-process simulator when no upstream URLs were configured. */
   simulator?: Simulator;
   simulatorUrl?: string;
-  /** Re-reads PARTNERS_FILE; keeps the registry in force when the file is bad. */
+  /** Re-reads PARTNERS_FILE (or the database registry now); keeps the registry in force when it fails. */
   reloadPartners(): void;
   /** Re-reads OAUTH_SIGNING_KEY_FILE (key rotation); keeps the keys in force when the file is bad. */
   reloadSigningKeys(): Promise<void>;
@@ -102,7 +108,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const kycMatch = await life.start('kyc-match', () => createKycMatchApi({ ...camaraApi, records: upstreams.crm, quotas: store.quotas, storeMode: () => store.mode(), metrics }, config));
   const graphql = await life.start('graphql', () => createGraphql({ ...signed, logger }, config));
   const ops = await life.start('ops', () => createOps({
-    registry: metrics.registry, storeMode: () => store.mode(), upstreams: upstreams.states, auditMode: () => audit.writer.mode(),
+    registry: metrics.registry, storeMode: () => store.mode(), upstreams: upstreams.states, auditMode: () => audit.writer.mode(), registryState: partners.state,
     events: { service, normalise, subscriptions: subscriptions.service },
   }, config));
   const http = await life.start('http', () => createHttp({
@@ -116,7 +122,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
 
   const issuer = oauth.issuer();
   return {
-    url: http.url, port: http.port, metrics, partners: partners.registry, accessTokens: tokens, audit: audit.writer,
+    url: http.url, port: http.port, metrics, partners: partners.registry, partnerAdmin: partners.admin, registryState: partners.state, accessTokens: tokens, audit: audit.writer,
     reloadPartners: partners.reload, reloadSigningKeys: oauth.reloadKeys, close: () => life.close(), drainNow: http.drainNow,
     ...(http.adminUrl === undefined ? {} : { adminUrl: http.adminUrl, adminPort: http.adminPort }),
     ...(issuer === undefined ? {} : { oauthIssuer: issuer }),
