@@ -28,7 +28,7 @@ export interface ResolverDeps {
 async function single(deps: ResolverDeps, ctx: GraphqlContext, input: VerificationInput,
   viaLoader: () => Promise<VerificationResult>): Promise<VerificationResult> {
   const subject = {
-    partner: ctx.partner, operation: input.operation, msisdn: input.msisdn, txnId: input.txnId,
+    partner: ctx.partner, operation: input.operation, msisdn: input.msisdn, txnId: input.txnId, request: ctx.audit,
     context: { interface: 'graphql' as const, correlator: ctx.res.locals.correlator as string },
   };
   const answer = await deps.audit.track(subject, async () => {

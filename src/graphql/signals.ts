@@ -10,7 +10,7 @@ import { validateMsisdn } from '../verification/verification-input';
 import { VerificationService } from '../verification/verification-service';
 import { GraphqlContext } from './request-context';
 import { CONTRACT_TYPES } from './result-fields';
-import { MAX_BATCH, lookupSlots, selectedFieldNames } from './verify-customers';
+import { MAX_BATCH, lookupSlots, recordBatchRefusal, selectedFieldNames } from './verify-customers';
 import {
   CallForwardingService, QuerySignalsArgs, Signal, SignalError, Signals,
 } from './generated/resolvers-types';
@@ -154,15 +154,7 @@ export async function signals(deps: SignalsDeps, args: QuerySignalsArgs, ctx: Gr
   try {
     if (operations.length > 0) await deps.service.admit(ctx.partner, operations, args.msisdns.length);
   } catch (err) {
-    // Refused as a whole (permission, rate limit): each well-formed number was still asked about.
-    const context = { interface: 'graphql' as const, correlator: ctx.res.locals.correlator as string };
-    const recorded: Promise<void>[] = [];
-    for (const raw of args.msisdns) {
-      const msisdn = deps.normalise(raw);
-      if (msisdn === null) continue;
-      for (const operation of operations) recorded.push(deps.audit.failed({ partner: ctx.partner, context, operation, msisdn }, err));
-    }
-    await Promise.all(recorded);
+    await recordBatchRefusal(deps, ctx, 'signals', args.msisdns, err);
     throw err;
   }
   return Promise.all(args.msisdns.map((raw) => lookupSlots(() => signalsOf(raw, wanted, deps, ctx))));

@@ -2,7 +2,7 @@ import {
   GraphQLIncludeDirective, GraphQLResolveInfo, GraphQLSkipDirective, Kind, SelectionNode, SelectionSetNode, getDirectiveValues,
 } from 'graphql';
 import pLimit from 'p-limit';
-import { AuditRecorder, AuditSubject } from '../audit/audit-recorder';
+import { AuditRecorder, AuditRequest, AuditSubject } from '../audit/audit-recorder';
 import { BadRequestError } from '../errors/domain-errors';
 import { graphqlFailureOf } from '../errors/error-lookup';
 import { MsisdnNormaliser } from '../verification/msisdn';
@@ -79,8 +79,22 @@ export function selectedFieldNames(info: GraphQLResolveInfo): Set<string> {
   return names;
 }
 
-function auditSubject(ctx: GraphqlContext, operation: 'kyc' | 'sim_swap', msisdn: string): AuditSubject {
-  return { partner: ctx.partner, operation, msisdn, context: { interface: 'graphql', correlator: ctx.res.locals.correlator as string } };
+function auditSubject(ctx: GraphqlContext, operation: string, msisdn: string): AuditSubject & { request: AuditRequest } {
+  return { partner: ctx.partner, operation, msisdn, request: ctx.audit, context: { interface: 'graphql', correlator: ctx.res.locals.correlator as string } };
+}
+
+/**
+ * A batch refused as a whole (permission, rate limit, a cost over the burst) before any number
+ * was looked up leaves one record for the request (CONTRACT §2), under the batch's name and its
+ * first well-formed number (none: no record, as for a 400), never one per number: 100 numbers
+ * used to write 400 refusal records, and a partner refused everything could fill the trail.
+ */
+export async function recordBatchRefusal(deps: { audit: AuditRecorder; normalise: MsisdnNormaliser }, ctx: GraphqlContext,
+  field: 'verifyCustomers' | 'signals', msisdns: readonly string[], err: unknown): Promise<void> {
+  for (const raw of msisdns) {
+    const msisdn = deps.normalise(raw);
+    if (msisdn !== null) return deps.audit.refused(auditSubject(ctx, field, msisdn), err);
+  }
 }
 
 /** A domain failure is that number's answer; anything else fails the field (9999, logged). */
@@ -141,14 +155,7 @@ export async function verifyCustomers(deps: VerifyCustomersDeps, args: VerifyCus
     // One charge for both halves: a refusal never costs the tokens of the half already admitted.
     if (operations.length > 0) await deps.service.admit(ctx.partner, operations, args.msisdns.length);
   } catch (err) {
-    // Refused as a whole (permission, rate limit): each well-formed number was still asked about.
-    const recorded: Promise<void>[] = [];
-    for (const raw of args.msisdns) {
-      const msisdn = deps.normalise(raw);
-      if (msisdn === null) continue;
-      for (const operation of operations) recorded.push(deps.audit.failed(auditSubject(ctx, operation, msisdn), err));
-    }
-    await Promise.all(recorded);
+    await recordBatchRefusal(deps, ctx, 'verifyCustomers', args.msisdns, err);
     throw err;
   }
   return Promise.all(args.msisdns.map((raw) => lookupSlots(() => verifyOne(raw, wanted, maxAgeHours, deps, ctx))));
