@@ -1,4 +1,3 @@
-import { NotSubscriberError } from '../errors/domain-errors';
 import { OutOfRangeError } from '../camara/camara-errors';
 import { CamaraCallDeps, camaraCall, requireScope } from '../camara/camara-call';
 import { Clock } from '../kernel/clock';
@@ -6,6 +5,7 @@ import { AccessGrant } from '../oauth/ports/access-tokens';
 import { Operation } from '../partners/operation';
 import { SCOPES } from '../oauth/access-scopes';
 import { HlrRecord } from '../verification/ports/upstreams';
+import { subscriberOf } from '../verification/subscriber-facts';
 import { NeverInDeviceError } from './device-swap-errors';
 import { MAX_AGE_DEFAULT_HOURS, parseDeviceCheckBody, parseDeviceRetrieveDateBody } from './device-swap-input';
 
@@ -44,8 +44,8 @@ const DAY_MS = 86_400_000;
  * for the first time or changed). Never in a device, or unknown: 422 (NeverInDeviceError).
  */
 export function latestDeviceChange(rec: HlrRecord | null): number {
-  if (rec === null || rec.status === 'terminated') throw new NotSubscriberError('the phone number is not associated with a subscriber');
-  const latest = rec.deviceChangedAtMs ?? rec.deviceFirstSeenAtMs ?? null;
+  const { deviceChangedAtMs, deviceFirstSeenAtMs } = subscriberOf(rec);
+  const latest = deviceChangedAtMs ?? deviceFirstSeenAtMs ?? null;
   if (latest === null) throw new NeverInDeviceError('no use of the phone number in a device is known on this network');
   return latest;
 }

@@ -1,11 +1,12 @@
 import { GraphQLResolveInfo } from 'graphql';
 import { AuditRecorder } from '../audit/audit-recorder';
-import { BadRequestError, NotSubscriberError } from '../errors/domain-errors';
+import { BadRequestError } from '../errors/domain-errors';
 import { graphqlFailureOf } from '../errors/error-lookup';
 import { activeForwardings } from '../call-forwarding/call-forwarding-service';
 import { Operation } from '../partners/operation';
 import { MsisdnNormaliser } from '../verification/msisdn';
 import { HlrRecord, SimRecord } from '../verification/ports/upstreams';
+import { kycFlags, latestSimChangeOf, subscriberOf } from '../verification/subscriber-facts';
 import { validateMsisdn } from '../verification/verification-input';
 import { VerificationService } from '../verification/verification-service';
 import { GraphqlContext } from './request-context';
@@ -21,14 +22,20 @@ export interface SignalsDeps {
   audit: AuditRecorder;
 }
 
-/** Each signal, the upstream it reads and the registry operation that permits, charges and audits it. */
+type Upstream = 'hlr' | 'sim';
+
+/**
+ * Each signal, the upstreams it reads and the registry operation that permits, charges and
+ * audits it. SIM swap reads the HLR too: only a subscriber has a SIM change to tell, as CAMARA
+ * SIM Swap says (verification/subscriber-facts.ts).
+ */
 const SIGNALS = {
-  simSwap: { signal: Signal.SimSwap, operation: 'sim_swap', upstream: 'sim' },
-  deviceSwap: { signal: Signal.DeviceSwap, operation: 'device_swap', upstream: 'hlr' },
-  callForwarding: { signal: Signal.CallForwarding, operation: 'call_forwarding', upstream: 'hlr' },
-  tenure: { signal: Signal.Tenure, operation: 'kyc', upstream: 'hlr' },
-  kyc: { signal: Signal.Kyc, operation: 'kyc', upstream: 'hlr' },
-} as const satisfies Record<string, { signal: Signal; operation: Operation; upstream: 'hlr' | 'sim' }>;
+  simSwap: { signal: Signal.SimSwap, operation: 'sim_swap', upstreams: ['hlr', 'sim'] },
+  deviceSwap: { signal: Signal.DeviceSwap, operation: 'device_swap', upstreams: ['hlr'] },
+  callForwarding: { signal: Signal.CallForwarding, operation: 'call_forwarding', upstreams: ['hlr'] },
+  tenure: { signal: Signal.Tenure, operation: 'kyc', upstreams: ['hlr'] },
+  kyc: { signal: Signal.Kyc, operation: 'kyc', upstreams: ['hlr'] },
+} as const satisfies Record<string, { signal: Signal; operation: Operation; upstreams: readonly Upstream[] }>;
 
 type SignalField = keyof typeof SIGNALS;
 const FIELDS = Object.keys(SIGNALS) as SignalField[];
@@ -42,21 +49,16 @@ const FORWARDING: Readonly<Record<string, CallForwardingService>> = {
 
 const dateOrNull = (ms: number | null | undefined): Date | null => (ms === null || ms === undefined ? null : new Date(ms));
 
-function subscriber(rec: HlrRecord | null): HlrRecord {
-  if (rec === null || rec.status === 'terminated') throw new NotSubscriberError('msisdn is not a subscriber');
-  return rec;
-}
+/** The legacy interfaces' wording of "not a subscriber". */
+const NOT_SUBSCRIBER = 'msisdn is not a subscriber';
 
 /** One signal's value from the records; throws the DomainError that becomes its SignalError. */
 function valueOf(field: SignalField, hlr: () => HlrRecord | null, sim: () => SimRecord | null): Signals[SignalField] {
   switch (field) {
-    case 'simSwap': {
-      const rec = sim();
-      if (rec === null) throw new NotSubscriberError('msisdn is not a subscriber');
-      return { latestSimChangeAt: dateOrNull(rec.lastSimSwapAtMs ?? rec.simActivatedAtMs) };
-    }
+    case 'simSwap':
+      return { latestSimChangeAt: dateOrNull(latestSimChangeOf(hlr(), sim(), NOT_SUBSCRIBER)) };
     case 'deviceSwap': {
-      const rec = subscriber(hlr());
+      const rec = subscriberOf(hlr(), NOT_SUBSCRIBER);
       return { latestDeviceChangeAt: dateOrNull(rec.deviceChangedAtMs ?? rec.deviceFirstSeenAtMs) };
     }
     case 'callForwarding': {
@@ -64,14 +66,11 @@ function valueOf(field: SignalField, hlr: () => HlrRecord | null, sim: () => Sim
       return { active: active.map((s) => FORWARDING[s]), unconditional: active.includes('unconditional') };
     }
     case 'tenure': {
-      const rec = subscriber(hlr());
+      const rec = subscriberOf(hlr(), NOT_SUBSCRIBER);
       return { since: dateOrNull(rec.activatedAtMs), contractType: CONTRACT_TYPES[rec.paymentType] };
     }
-    case 'kyc': {
-      const rec = hlr();
-      const isValid = rec !== null && rec.status !== 'terminated';
-      return { isValid, isActive: isValid && rec.status === 'active', isPrepaid: isValid && rec.paymentType === 'prepaid' };
-    }
+    case 'kyc':
+      return kycFlags(hlr());
     default: {
       const never: never = field;
       throw new Error(`unknown signal ${String(never)}`);
@@ -105,7 +104,7 @@ async function signalsOf(raw: string, wanted: readonly SignalField[], deps: Sign
   } catch (err) {
     return { ...item, errors: [signalError(null, err)] };
   }
-  const needs = (upstream: 'hlr' | 'sim') => wanted.some((f) => SIGNALS[f].upstream === upstream);
+  const needs = (upstream: Upstream) => wanted.some((f) => (SIGNALS[f].upstreams as readonly Upstream[]).includes(upstream));
   const [hlr, sim] = await Promise.all([
     needs('hlr') ? load(ctx.loaders.hlr.load(msisdn)) : undefined,
     needs('sim') ? load(ctx.loaders.sim.load(msisdn)) : undefined,

@@ -1,11 +1,11 @@
 import { OutOfRangeError } from '../camara/camara-errors';
-import { CamaraCallDeps, camaraCall, requireScope, subscriberOf } from '../camara/camara-call';
+import { CamaraCallDeps, camaraCall, requireScope } from '../camara/camara-call';
 import { MAX_AGE_DEFAULT_HOURS, parseCheckBody, parseRetrieveDateBody } from '../camara/camara-input';
-import { NotSubscriberError } from '../errors/domain-errors';
 import { Clock } from '../kernel/clock';
 import { SCOPES } from '../oauth/access-scopes';
 import { AccessGrant } from '../oauth/ports/access-tokens';
 import { Operation } from '../partners/operation';
+import { latestSimChangeOf } from '../verification/subscriber-facts';
 import { VerificationService } from '../verification/verification-service';
 
 /** The two SIM Swap operations (CONTRACT §7). */
@@ -97,8 +97,6 @@ export class SimSwapService {
   private async latestSimChange(msisdn: string): Promise<number | null> {
     const { verification } = this.deps;
     const [hlr, sim] = await Promise.all([verification.hlrFactsWithTenure(msisdn), verification.simFactsWithActivation(msisdn)]);
-    subscriberOf(hlr);
-    if (sim === null) throw new NotSubscriberError('the phone number is not associated with a subscriber');
-    return sim.lastSimSwapAtMs ?? sim.simActivatedAtMs ?? null;
+    return latestSimChangeOf(hlr, sim);
   }
 }
