@@ -76,6 +76,12 @@ export class ConflictError extends domainError('CONFLICT') {}
 
 export class RateLimitedError extends domainError('RATE_LIMITED') {}
 
+/**
+ * A well-typed value outside its allowed range (maxAge over the monitored period, a future
+ * tenureDate): CAMARA's 400 OUT_OF_RANGE; GraphQL shows it too, to partners bound by a monitored period.
+ */
+export class OutOfRangeError extends domainError('OUT_OF_RANGE') {}
+
 /** Upstream down, timed out or its circuit open, and no usable cached answer. */
 export class UpstreamUnavailableError extends domainError('UPSTREAM_UNAVAILABLE') {}
 

@@ -10,7 +10,9 @@ import { kycFlags, latestSimChangeOf, subscriberOf } from '../verification/subsc
 import { validateMsisdn } from '../verification/verification-input';
 import { VerificationService } from '../verification/verification-service';
 import { GraphqlContext } from './request-context';
-import { CONTRACT_TYPES } from './result-fields';
+import { CONTRACT_TYPES, changeFields } from './result-fields';
+import { MonitoredPeriods } from './caller-view';
+import { Clock } from '../kernel/clock';
 import { MAX_BATCH, lookupSlots, recordBatchRefusal, selectedFieldNames } from './verify-customers';
 import {
   CallForwardingService, QuerySignalsArgs, Signal, SignalError, Signals,
@@ -20,6 +22,7 @@ export interface SignalsDeps {
   service: Pick<VerificationService, 'admit'>;
   normalise: MsisdnNormaliser;
   audit: AuditRecorder;
+  clock: Clock;
 }
 
 type Upstream = 'hlr' | 'sim';
@@ -52,14 +55,23 @@ const dateOrNull = (ms: number | null | undefined): Date | null => (ms === null 
 /** The legacy interfaces' wording of "not a subscriber". */
 const NOT_SUBSCRIBER = 'msisdn is not a subscriber';
 
+/** What the caller may see of change dates: its monitored periods (none for an internal app) and now. */
+interface View {
+  monitored: MonitoredPeriods;
+  nowMs: number;
+}
+
 /** One signal's value from the records; throws the DomainError that becomes its SignalError. */
-function valueOf(field: SignalField, hlr: () => HlrRecord | null, sim: () => SimRecord | null): Signals[SignalField] {
+function valueOf(field: SignalField, hlr: () => HlrRecord | null, sim: () => SimRecord | null, view: View): Signals[SignalField] {
   switch (field) {
-    case 'simSwap':
-      return { latestSimChangeAt: dateOrNull(latestSimChangeOf(hlr(), sim(), NOT_SUBSCRIBER)) };
+    case 'simSwap': {
+      const seen = changeFields(latestSimChangeOf(hlr(), sim(), NOT_SUBSCRIBER), view.monitored.simSwapDays, view.nowMs);
+      return { latestSimChangeAt: seen.at, monitoredPeriod: seen.monitoredPeriod };
+    }
     case 'deviceSwap': {
       const rec = subscriberOf(hlr(), NOT_SUBSCRIBER);
-      return { latestDeviceChangeAt: dateOrNull(rec.deviceChangedAtMs ?? rec.deviceFirstSeenAtMs) };
+      const seen = changeFields(rec.deviceChangedAtMs ?? rec.deviceFirstSeenAtMs, view.monitored.deviceSwapDays, view.nowMs);
+      return { latestDeviceChangeAt: seen.at, monitoredPeriod: seen.monitoredPeriod };
     }
     case 'callForwarding': {
       const active = activeForwardings(hlr());
@@ -115,9 +127,10 @@ async function signalsOf(raw: string, wanted: readonly SignalField[], deps: Sign
     return r.value;
   };
   const failures = new Map<Operation, unknown>();
+  const view = { monitored: ctx.monitored, nowMs: deps.clock.nowMs() };
   for (const field of wanted) {
     try {
-      (item as Record<SignalField, unknown>)[field] = valueOf(field, () => record(hlr), () => record(sim));
+      (item as Record<SignalField, unknown>)[field] = valueOf(field, () => record(hlr), () => record(sim), view);
     } catch (err) {
       item.errors.push(signalError(SIGNALS[field].signal, err));
       if (!failures.has(SIGNALS[field].operation)) failures.set(SIGNALS[field].operation, err);

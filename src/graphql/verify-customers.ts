@@ -8,6 +8,8 @@ import { graphqlFailureOf } from '../errors/error-lookup';
 import { MsisdnNormaliser } from '../verification/msisdn';
 import { LegacyOperation } from '../partners/operation';
 import { validateMaxAge, validateMsisdn } from '../verification/verification-input';
+import { boundedLookBackHours, simSwapLookBackTooLong } from '../verification/monitored-period';
+import { Clock } from '../kernel/clock';
 import { VerificationService } from '../verification/verification-service';
 import { GraphqlContext } from './request-context';
 import { validateArgument } from './graphql-errors';
@@ -32,6 +34,9 @@ export interface VerifyCustomersDeps {
   service: Pick<VerificationService, 'admit'>;
   normalise: MsisdnNormaliser;
   audit: AuditRecorder;
+  clock: Clock;
+  /** SIM_SWAP_MAX_AGE_HOURS: the look-back when none is asked (shortened to a partner's monitored period). */
+  defaultMaxAgeHours: number;
 }
 
 interface Wanted {
@@ -120,7 +125,7 @@ async function verifyOne(raw: string, wanted: Wanted, maxAgeHours: number | unde
     wanted.simSwap ? settle(deps.audit.track(subject('sim_swap'), () => ctx.loaders.simSwap.load({ msisdn, maxAgeHours }))) : undefined,
   ]);
   if (kyc?.ok) item.kyc = kycFields(kyc.value, raw);
-  if (sim?.ok) item.simSwap = simSwapFields(sim.value, raw);
+  if (sim?.ok) item.simSwap = simSwapFields(sim.value, raw, ctx.monitored.simSwapDays, deps.clock.nowMs());
   // The first failure, KYC before SIM swap: e.g. a non-subscriber has all-false KYC and
   // this error from SIM swap, as its two REST answers would say.
   for (const r of [kyc, sim]) {
@@ -144,7 +149,9 @@ export async function verifyCustomers(deps: VerifyCustomersDeps, args: VerifyCus
   if (args.msisdns.length > MAX_BATCH) {
     throw new BadRequestError(`verifyCustomers takes at most ${MAX_BATCH} msisdns, got ${args.msisdns.length}`);
   }
-  const maxAgeHours = validateArgument('maxAgeHours', 'max_age', () => validateMaxAge(args.maxAgeHours));
+  const asked = validateArgument('maxAgeHours', 'max_age', () => validateMaxAge(args.maxAgeHours));
+  // A partner's look-back ends at its monitored period, as on CAMARA SIM Swap (caller-view.ts).
+  const maxAgeHours = boundedLookBackHours(asked, ctx.monitored.simSwapDays, deps.defaultMaxAgeHours, simSwapLookBackTooLong);
   const selected = selectedFieldNames(info);
   const wanted: Wanted = { kyc: selected.has('kyc'), simSwap: selected.has('simSwap') };
   const operations: LegacyOperation[] = [];

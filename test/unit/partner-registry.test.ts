@@ -20,7 +20,7 @@ describe('the partner registry file', () => {
 
   it.each<[string, unknown, RegExp]>([
     ['a duplicate api key', { partners: [base, { ...base, name: 'other' }] }, /duplicate apiKey/],
-    ['an unknown field', { partners: [{ ...base, secrte: 'x' }] }, /partners\.0: has a field the format does not know \(allowed: name, apiKey, secret, /],
+    ['an unknown field', { partners: [{ ...base, secrte: 'x' }] }, /partners\.0: has a field the format does not know \(allowed: name, kind, apiKey, secret, /],
     ['an unknown operation', { partners: [{ ...base, operations: ['kyc', 'transfer'] }] }, /operations\.1: must be one of kyc, sim_swap/],
     ['a missing secret variable', { partners: [{ ...base, secret: undefined, secretEnv: 'NOPE_SECRET' }] }, /NOPE_SECRET is not set/],
     ['text that is not JSON', '{"partners": [', /is not valid JSON/],
@@ -42,6 +42,13 @@ describe('the partner registry file', () => {
       expect(message).not.toBe('');
       expect(message).not.toContain(leaked);
     }
+  });
+
+  it("when a partner's kind is given, then only `internal` is kept on the partner; absent means `partner`, anything else is refused", () => {
+    const [plain, internal, partner] = readPartnersFile(file({ partners: [base, { ...base, name: 'ops', apiKey: 'ops-key', kind: 'internal' },
+      { ...base, name: 'p', apiKey: 'p-key', kind: 'partner' }] }), {});
+    expect([plain.kind, internal.kind, partner.kind]).toEqual([undefined, 'internal', undefined]);
+    expect(() => readPartnersFile(file({ partners: [{ ...base, kind: 'operator' }] }), {})).toThrow(/partners\.0\.kind/);
   });
 
   it('when a reload fails, then the registry in force is kept', () => {
