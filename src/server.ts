@@ -106,7 +106,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const callForwarding = await life.start('call-forwarding', () => createCallForwardingApi(camaraApi, config));
   const numberRecycling = await life.start('number-recycling', () => createNumberRecyclingApi(camaraApi, config));
   const kycMatch = await life.start('kyc-match', () => createKycMatchApi({ ...camaraApi, records: upstreams.crm, quotas: store.quotas, storeMode: () => store.mode(), metrics }, config));
-  const graphql = await life.start('graphql', () => createGraphql({ ...signed, logger }, config));
+  const graphql = await life.start('graphql', () => createGraphql({ ...signed, logger, clock }, config));
   const ops = await life.start('ops', () => createOps({
     registry: metrics.registry, storeMode: () => store.mode(), upstreams: upstreams.states, auditMode: () => audit.writer.mode(), registryState: partners.state,
     events: { service, normalise, subscriptions: subscriptions.service },

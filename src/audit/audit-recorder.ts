@@ -18,7 +18,22 @@ export interface AuditSubject {
   /** Normalised international form. */
   msisdn: string;
   txnId?: string;
+  /** The request this verification is one of, when one request may ask about several numbers (GraphQL). */
+  request?: AuditRequest;
 }
+
+/**
+ * One request that may ask about many numbers (a GraphQL document: a batch, or aliased fields).
+ * A refusal of the request (permission, rate limit) is recorded once for it, never once per
+ * number or field: otherwise one refused request writes hundreds of records and a single
+ * partner can fill the trail with numbers it was never told anything about (CONTRACT §2).
+ */
+export interface AuditRequest {
+  refusalRecorded: boolean;
+}
+
+/** HTTP statuses of a refusal decided before any lookup: permission and rate limit. */
+const REFUSAL_STATUSES: ReadonlySet<number> = new Set([403, 429]);
 
 export interface AuditRecorderDeps {
   trail: AuditTrail;
@@ -63,12 +78,32 @@ export class AuditRecorder {
     return value;
   }
 
-  /** Records a refusal decided outside track() (a batch refused as a whole, per number). */
-  /** Resolves once the record is journaled; never rejects. */
+  /**
+   * Records a failure decided outside track(). A refusal (403, 429) of a subject's request is
+   * recorded for its first field only. Resolves once the record is journaled; never rejects.
+   */
   failed(subject: AuditSubject, err: unknown): Promise<void> {
     if (err instanceof AuditUnavailableError) return Promise.resolve();
     const failure = legacyFailureOf(err);
+    if (subject.request !== undefined && REFUSAL_STATUSES.has(failure.status) && !this.firstRefusal(subject.request)) return Promise.resolve();
     return this.write(subject, { code: failure.code, httpStatus: failure.status }, failure.replayed);
+  }
+
+  /**
+   * A request refused as a whole before any number was looked up (a batch over its permission,
+   * rate limit or burst): one record for the request, whatever the failure's status.
+   */
+  refused(subject: AuditSubject & { request: AuditRequest }, err: unknown): Promise<void> {
+    if (err instanceof AuditUnavailableError || !this.firstRefusal(subject.request)) return Promise.resolve();
+    const failure = legacyFailureOf(err);
+    return this.write(subject, { code: failure.code, httpStatus: failure.status }, failure.replayed);
+  }
+
+  /** True the first time only: marks the request's refusal as recorded. */
+  private firstRefusal(request: AuditRequest): boolean {
+    if (request.refusalRecorded) return false;
+    request.refusalRecorded = true;
+    return true;
   }
 
   private write(s: AuditSubject, outcome: { code: string; httpStatus: number }, replayed: boolean, match?: AuditMatchSummary): Promise<void> {

@@ -1,4 +1,3 @@
-import { NotSubscriberError } from '../errors/domain-errors';
 import { CamaraCallDeps, camaraCall, requireScope } from '../camara/camara-call';
 import { parseRetrieveDateBody } from '../camara/camara-input';
 import { refuseUnknownFields } from '../camara/strict-body';
@@ -6,6 +5,7 @@ import { AccessGrant } from '../oauth/ports/access-tokens';
 import { Operation } from '../partners/operation';
 import { SCOPES } from '../oauth/access-scopes';
 import { CallForwardingService, HlrRecord } from '../verification/ports/upstreams';
+import { subscriberOf } from '../verification/subscriber-facts';
 import { CallForwardingListNotOfferedError, CallForwardingUnknownError } from './call-forwarding-errors';
 
 /** The registry word both operations spend (permission, rate limit, metrics label, audit). */
@@ -30,11 +30,11 @@ export interface CallForwardingServiceDeps {
 
 /** A subscriber's active forwarding services; unknown is 404 (CallForwardingUnknownError). */
 export function activeForwardings(rec: HlrRecord | null): readonly CallForwardingService[] {
-  if (rec === null || rec.status === 'terminated') throw new NotSubscriberError('the phone number is not associated with a subscriber');
-  if (rec.callForwarding === null || rec.callForwarding === undefined) {
+  const { callForwarding } = subscriberOf(rec);
+  if (callForwarding === null || callForwarding === undefined) {
     throw new CallForwardingUnknownError('the call forwarding status of this phone number could not be retrieved');
   }
-  return rec.callForwarding;
+  return callForwarding;
 }
 
 /**

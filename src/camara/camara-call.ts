@@ -1,11 +1,9 @@
 import { msisdnOfPhone, subjectOf } from './camara-input';
-import { NotSubscriberError } from '../errors/domain-errors';
 import { InsufficientScopeError } from '../oauth/oauth-errors';
 import { AuditRecorder } from '../audit/audit-recorder';
 import { auditOperation } from '../audit/audit-operation';
 import { AuditMatchSummary } from '../audit/ports/audit-trail';
 import { NumberingPlan } from '../verification/msisdn';
-import { HlrRecord } from '../verification/ports/upstreams';
 import { Operation } from '../partners/operation';
 import { Partner } from '../partners/partners';
 import { AccessGrant } from '../oauth/ports/access-tokens';
@@ -65,11 +63,5 @@ export async function camaraCall<T>(deps: CamaraCallDeps, call: CamaraCall, work
   }, () => false, summary);
 }
 
-/**
- * The HLR's record of a line that is a subscriber: known and not terminated (CONTRACT §7), else
- * 404 with `reason` (an API's yaml may word it its own way).
- */
-export function subscriberOf(rec: HlrRecord | null, reason = 'the phone number is not associated with a subscriber'): HlrRecord {
-  if (rec === null || rec.status === 'terminated') throw new NotSubscriberError(reason);
-  return rec;
-}
+/** Who is a subscriber is decided once, in the verification kit, for every API (CONTRACT §7). */
+export { subscriberOf } from '../verification/subscriber-facts';

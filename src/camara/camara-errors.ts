@@ -5,8 +5,8 @@ import { domainError } from '../errors/domain-errors';
  * raise them; their 11111 code is what they would be shown as there.
  */
 
-/** A well-typed value outside its allowed range (maxAge, a future tenureDate): 400 OUT_OF_RANGE. */
-export class OutOfRangeError extends domainError('OUT_OF_RANGE') {}
+/** 400 OUT_OF_RANGE: in errors/, as GraphQL raises it too (a partner's look-back over the monitored period). */
+export { OutOfRangeError } from '../errors/domain-errors';
 
 /** Neither the token nor the body names the phone number: 422 MISSING_IDENTIFIER. */
 export class MissingIdentifierError extends domainError('MISSING_IDENTIFIER') {}

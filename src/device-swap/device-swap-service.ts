@@ -1,11 +1,11 @@
-import { NotSubscriberError } from '../errors/domain-errors';
-import { OutOfRangeError } from '../camara/camara-errors';
 import { CamaraCallDeps, camaraCall, requireScope } from '../camara/camara-call';
 import { Clock } from '../kernel/clock';
 import { AccessGrant } from '../oauth/ports/access-tokens';
 import { Operation } from '../partners/operation';
 import { SCOPES } from '../oauth/access-scopes';
 import { HlrRecord } from '../verification/ports/upstreams';
+import { boundedLookBackHours, monitoredChange, withinHours } from '../verification/monitored-period';
+import { subscriberOf } from '../verification/subscriber-facts';
 import { NeverInDeviceError } from './device-swap-errors';
 import { MAX_AGE_DEFAULT_HOURS, parseDeviceCheckBody, parseDeviceRetrieveDateBody } from './device-swap-input';
 
@@ -35,17 +35,14 @@ export interface DeviceSwapServiceDeps {
   monitoredDays?: number;
 }
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
-
 /**
  * The date Device Swap reports for a subscriber: the latest change of device, else the first
  * time the number was used in one (device-swap.yaml: a device swap is the association created
  * for the first time or changed). Never in a device, or unknown: 422 (NeverInDeviceError).
  */
 export function latestDeviceChange(rec: HlrRecord | null): number {
-  if (rec === null || rec.status === 'terminated') throw new NotSubscriberError('the phone number is not associated with a subscriber');
-  const latest = rec.deviceChangedAtMs ?? rec.deviceFirstSeenAtMs ?? null;
+  const { deviceChangedAtMs, deviceFirstSeenAtMs } = subscriberOf(rec);
+  const latest = deviceChangedAtMs ?? deviceFirstSeenAtMs ?? null;
   if (latest === null) throw new NeverInDeviceError('no use of the phone number in a device is known on this network');
   return latest;
 }
@@ -58,28 +55,20 @@ export class DeviceSwapService {
     requireScope(grant, [SCOPES.deviceSwapRetrieveDate, SCOPES.deviceSwap]);
     const input = parseDeviceRetrieveDateBody(body);
     return this.tracked(grant, input.phoneNumber, 'retrieve-date', correlator, async (msisdn) => {
-      const latest = latestDeviceChange(await this.deps.hlrFacts(msisdn));
-      const days = this.deps.monitoredDays;
-      if (days !== undefined && this.deps.clock.nowMs() - latest > days * DAY_MS) {
-        return { msisdn, latestDeviceChangeMs: null, monitoredPeriodDays: days };
-      }
-      return { msisdn, latestDeviceChangeMs: latest };
+      const seen = monitoredChange(latestDeviceChange(await this.deps.hlrFacts(msisdn)), this.deps.monitoredDays, this.deps.clock.nowMs());
+      return { msisdn, latestDeviceChangeMs: seen.latestMs, ...(seen.monitoredPeriodDays === undefined ? {} : { monitoredPeriodDays: seen.monitoredPeriodDays }) };
     });
   }
 
   async check(grant: AccessGrant, body: unknown, correlator: string): Promise<DeviceSwapCheck> {
     requireScope(grant, [SCOPES.deviceSwapCheck, SCOPES.deviceSwap]);
     const input = parseDeviceCheckBody(body);
-    const days = this.deps.monitoredDays;
-    const monitoredHours = days === undefined ? Infinity : days * 24;
-    if (input.maxAge !== undefined && input.maxAge > monitoredHours) {
-      throw new OutOfRangeError(`maxAge cannot exceed the monitored period of ${days} days (local regulations)`);
-    }
     // The spec's default of 240 h, shortened to the monitored period when that is shorter (as SIM Swap does).
-    const maxAgeHours = input.maxAge ?? Math.min(MAX_AGE_DEFAULT_HOURS, monitoredHours);
+    const maxAgeHours = boundedLookBackHours(input.maxAge, this.deps.monitoredDays, MAX_AGE_DEFAULT_HOURS,
+      (days) => `maxAge cannot exceed the monitored period of ${days} days (local regulations)`) ?? MAX_AGE_DEFAULT_HOURS;
     return this.tracked(grant, input.phoneNumber, 'check', correlator, async (msisdn) => {
       const latest = latestDeviceChange(await this.deps.hlrFacts(msisdn));
-      return { msisdn, swapped: this.deps.clock.nowMs() - latest <= maxAgeHours * HOUR_MS };
+      return { msisdn, swapped: withinHours(latest, maxAgeHours, this.deps.clock.nowMs()) };
     });
   }
 

@@ -82,6 +82,12 @@ export class NotFoundError extends domainError('NOT_FOUND') {}
 /** A partner registry change that cannot be made now: its PostgreSQL store is unreachable. */
 export class RegistryUnavailableError extends domainError('REGISTRY_UNAVAILABLE') {}
 
+/**
+ * A well-typed value outside its allowed range (maxAge over the monitored period, a future
+ * tenureDate): CAMARA's 400 OUT_OF_RANGE; GraphQL shows it too, to partners bound by a monitored period.
+ */
+export class OutOfRangeError extends domainError('OUT_OF_RANGE') {}
+
 /** Upstream down, timed out or its circuit open, and no usable cached answer. */
 export class UpstreamUnavailableError extends domainError('UPSTREAM_UNAVAILABLE') {}
 

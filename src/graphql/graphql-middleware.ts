@@ -11,6 +11,8 @@ import { MsisdnNormaliser } from '../verification/msisdn';
 import { OffsetDateTimeFormatter } from '../kernel/offset-date-time';
 import { VerificationService } from '../verification/verification-service';
 import { Logger } from '../observability/logger';
+import { Clock } from '../kernel/clock';
+import { MonitoredPeriods } from './caller-view';
 import { repoRoot } from '../kernel/repo-paths';
 import { GraphqlContext, createContext } from './request-context';
 import { formatGraphqlError, responsePlugin } from './graphql-errors';
@@ -33,6 +35,11 @@ export interface GraphqlDeps {
   bodyLimitBytes: number;
   /** One audit record per field or batch item answered. */
   audit: AuditRecorder;
+  clock: Clock;
+  /** What a partner (not an internal app) may see of SIM and device changes (CONTRACT §2). */
+  monitored: MonitoredPeriods;
+  /** SIM_SWAP_MAX_AGE_HOURS: the look-back when none is asked (shortened to a partner's monitored period). */
+  defaultMaxAgeHours: number;
 }
 
 export interface GraphqlMiddleware {
@@ -88,7 +95,7 @@ export async function createGraphqlMiddleware(deps: GraphqlDeps): Promise<Graphq
 
   const router = Router();
   router.post(GRAPHQL_PATH, tagGraphql, authenticateGraphql(deps.authenticator), graphqlBody(deps.bodyLimitBytes),
-    expressMiddleware(apollo, { context: async ({ res }) => createContext(res, deps.service) }));
+    expressMiddleware(apollo, { context: async ({ res }) => createContext(res, deps.service, deps.monitored) }));
   router.all(GRAPHQL_PATH, tagGraphql, postOnly);
   router.use(graphqlRefusal(deps.logger));
   return { handler: router, stop: () => apollo.stop() };

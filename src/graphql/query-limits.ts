@@ -35,13 +35,14 @@ const HLR_SIGNAL = { group: 'hlr', cost: 1 };
 
 /**
  * Our schema's costs: every KYC or SIM-swap fact is one upstream lookup per number; of the
- * signals, SIM swap is one SIM lookup and the others share one HLR lookup.
+ * signals, SIM swap is one SIM lookup, and all of them (SIM swap too: only a subscriber has a
+ * SIM change to tell) share one HLR lookup.
  */
 export function verificationCostModel(maxBatch: number): CostModel {
   return {
     fieldCost: { 'Query.kyc': 1, 'Query.simSwap': 1, 'CustomerVerification.kyc': 1, 'CustomerVerification.simSwap': 1, 'Signals.simSwap': 1 },
     listSize: { 'Query.verifyCustomers': { arg: 'msisdns', max: maxBatch }, 'Query.signals': { arg: 'msisdns', max: maxBatch } },
-    sharedCost: { 'Signals.deviceSwap': HLR_SIGNAL, 'Signals.callForwarding': HLR_SIGNAL, 'Signals.tenure': HLR_SIGNAL, 'Signals.kyc': HLR_SIGNAL },
+    sharedCost: { 'Signals.simSwap': HLR_SIGNAL, 'Signals.deviceSwap': HLR_SIGNAL, 'Signals.callForwarding': HLR_SIGNAL, 'Signals.tenure': HLR_SIGNAL, 'Signals.kyc': HLR_SIGNAL },
   };
 }
 

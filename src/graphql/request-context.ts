@@ -1,6 +1,8 @@
 import DataLoader from 'dataloader';
 import { Response } from 'express';
+import { AuditRequest } from '../audit/audit-recorder';
 import { Partner } from '../partners/partners';
+import { MonitoredPeriods, monitoredFor } from './caller-view';
 import { KycResult, SimSwapResult } from '../verification/results';
 import { HlrRecord, SimRecord } from '../verification/ports/upstreams';
 import { VerificationService } from '../verification/verification-service';
@@ -54,6 +56,10 @@ export interface GraphqlContext {
   /** Authenticated before Apollo saw the request (request-guards.ts). */
   partner: Partner;
   loaders: FactLoaders;
+  /** The monitored periods this caller is bound by: none for an internal app (caller-view.ts). */
+  monitored: MonitoredPeriods;
+  /** The request as the audit sees it: a refusal is recorded once for it, not per number or field. */
+  audit: AuditRequest;
   /** Set when a txnId field was answered from the stored answer: Idempotent-Replayed, as REST. */
   replayed: boolean;
   /** Longest Retry-After any rate-limited field asked for. */
@@ -62,9 +68,9 @@ export interface GraphqlContext {
   res: Response;
 }
 
-export function createContext(res: Response, facts: FactSource): GraphqlContext {
+export function createContext(res: Response, facts: FactSource, periods: MonitoredPeriods): GraphqlContext {
   const partner = res.locals.partner as Partner | undefined;
   // The guard runs first on every route to Apollo; a missing partner is a wiring bug, not a 401.
   if (!partner) throw new Error('GraphQL request reached Apollo without an authenticated partner');
-  return { partner, loaders: createFactLoaders(facts), replayed: false, res };
+  return { partner, loaders: createFactLoaders(facts), monitored: monitoredFor(partner, periods), audit: { refusalRecorded: false }, replayed: false, res };
 }

@@ -1,4 +1,6 @@
 import { AuditRecorder } from '../audit/audit-recorder';
+import { Clock } from '../kernel/clock';
+import { boundedLookBackHours, simSwapLookBackTooLong } from '../verification/monitored-period';
 import { MsisdnNormaliser } from '../verification/msisdn';
 import { OffsetDateTimeFormatter } from '../kernel/offset-date-time';
 import { VerificationResult } from '../verification/results';
@@ -17,6 +19,9 @@ export interface ResolverDeps {
   formatDate: OffsetDateTimeFormatter;
   /** One audit record per field answered (docs/audit.md). */
   audit: AuditRecorder;
+  clock: Clock;
+  /** SIM_SWAP_MAX_AGE_HOURS: the look-back when none is asked (shortened to a partner's monitored period). */
+  defaultMaxAgeHours: number;
   /** schema.graphql's description of DateTime, served as written there. */
   dateTimeDescription?: string;
 }
@@ -28,7 +33,7 @@ export interface ResolverDeps {
 async function single(deps: ResolverDeps, ctx: GraphqlContext, input: VerificationInput,
   viaLoader: () => Promise<VerificationResult>): Promise<VerificationResult> {
   const subject = {
-    partner: ctx.partner, operation: input.operation, msisdn: input.msisdn, txnId: input.txnId,
+    partner: ctx.partner, operation: input.operation, msisdn: input.msisdn, txnId: input.txnId, request: ctx.audit,
     context: { interface: 'graphql' as const, correlator: ctx.res.locals.correlator as string },
   };
   const answer = await deps.audit.track(subject, async () => {
@@ -61,12 +66,15 @@ export function createResolvers(deps: ResolverDeps): Resolvers {
     simSwap: async (_parent, args, ctx) => {
       const txnId = validateArgument('txnId', 'txn_id', () => validateTxnId(args.txnId, false));
       const { raw, msisdn } = validateMsisdn(args.msisdn, deps.normalise);
-      const maxAgeHours = validateArgument('maxAgeHours', 'max_age', () => validateMaxAge(args.maxAgeHours));
+      const asked = validateArgument('maxAgeHours', 'max_age', () => validateMaxAge(args.maxAgeHours));
+      // A partner's look-back ends at its monitored period, as on CAMARA SIM Swap (caller-view.ts).
+      const maxAgeHours = boundedLookBackHours(asked, ctx.monitored.simSwapDays, deps.defaultMaxAgeHours, simSwapLookBackTooLong);
       const input: VerificationInput = { operation: 'sim_swap', msisdnRaw: raw, msisdn, txnId };
       if (maxAgeHours !== undefined) input.maxAgeHours = maxAgeHours;
       const result = await single(deps, ctx, input, async () =>
         ({ operation: 'sim_swap', simSwap: await ctx.loaders.simSwap.load({ msisdn, maxAgeHours }) }));
-      return result.operation === 'sim_swap' ? simSwapFields(result.simSwap, raw) : unexpected(result);
+      return result.operation === 'sim_swap'
+        ? simSwapFields(result.simSwap, raw, ctx.monitored.simSwapDays, deps.clock.nowMs()) : unexpected(result);
     },
     verifyCustomers: (_parent, args, ctx, info) => verifyCustomers(deps, args, ctx, info),
     signals: (_parent, args, ctx, info) => signals(deps, args, ctx, info),

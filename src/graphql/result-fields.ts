@@ -3,6 +3,7 @@ import { OffsetDateTimeFormatter } from '../kernel/offset-date-time';
 import { parseRfc3339 } from '../kernel/rfc3339';
 import { KycResult, SimSwapResult } from '../verification/results';
 import { PaymentType } from '../verification/ports/upstreams';
+import { monitoredChange } from '../verification/monitored-period';
 import { ContractType, Kyc, SimSwap } from './generated/resolvers-types';
 
 export const CONTRACT_TYPES: Readonly<Record<PaymentType, ContractType>> = {
@@ -25,12 +26,25 @@ export function kycFields(r: KycResult, msisdnRaw: string): Kyc {
   };
 }
 
-/** SIM-swap facts; the instant is present exactly when REST would send sim_swapped_dt. */
-export function simSwapFields(r: SimSwapResult, msisdnRaw: string): SimSwap {
+/**
+ * A change's date as the caller may see it (caller-view.ts): older than the caller's monitored
+ * period (`days`), null with the period, as CAMARA's retrieve-date answers.
+ */
+export function changeFields(latestMs: number | null | undefined, days: number | undefined, nowMs: number): { at: Date | null; monitoredPeriod: number | null } {
+  const seen = monitoredChange(latestMs ?? null, days, nowMs);
+  return { at: dateOrNull(seen.latestMs), monitoredPeriod: seen.monitoredPeriodDays ?? null };
+}
+
+/**
+ * SIM-swap facts; the instant is present exactly when REST would send sim_swapped_dt (the
+ * look-back already lies within a partner's monitored period), the latest change as the caller may see it.
+ */
+export function simSwapFields(r: SimSwapResult, msisdnRaw: string, monitoredDays: number | undefined, nowMs: number): SimSwap {
   const swapped = r.simSwapped && r.simSwappedAtMs !== undefined;
+  const latest = changeFields(r.latestSimChangeMs, monitoredDays, nowMs);
   return {
     msisdn: msisdnRaw, simSwapped: swapped, simSwappedAt: swapped ? new Date(r.simSwappedAtMs as number) : null,
-    latestSimChangeAt: dateOrNull(r.latestSimChangeMs),
+    latestSimChangeAt: latest.at, monitoredPeriod: latest.monitoredPeriod,
   };
 }
 

@@ -1,16 +1,19 @@
 import { GraphQLResolveInfo } from 'graphql';
 import { AuditRecorder } from '../audit/audit-recorder';
-import { BadRequestError, NotSubscriberError } from '../errors/domain-errors';
+import { BadRequestError } from '../errors/domain-errors';
 import { graphqlFailureOf } from '../errors/error-lookup';
 import { activeForwardings } from '../call-forwarding/call-forwarding-service';
 import { Operation } from '../partners/operation';
 import { MsisdnNormaliser } from '../verification/msisdn';
 import { HlrRecord, SimRecord } from '../verification/ports/upstreams';
+import { kycFlags, latestSimChangeOf, subscriberOf } from '../verification/subscriber-facts';
 import { validateMsisdn } from '../verification/verification-input';
 import { VerificationService } from '../verification/verification-service';
 import { GraphqlContext } from './request-context';
-import { CONTRACT_TYPES } from './result-fields';
-import { MAX_BATCH, lookupSlots, selectedFieldNames } from './verify-customers';
+import { CONTRACT_TYPES, changeFields } from './result-fields';
+import { MonitoredPeriods } from './caller-view';
+import { Clock } from '../kernel/clock';
+import { MAX_BATCH, lookupSlots, recordBatchRefusal, selectedFieldNames } from './verify-customers';
 import {
   CallForwardingService, QuerySignalsArgs, Signal, SignalError, Signals,
 } from './generated/resolvers-types';
@@ -19,16 +22,23 @@ export interface SignalsDeps {
   service: Pick<VerificationService, 'admit'>;
   normalise: MsisdnNormaliser;
   audit: AuditRecorder;
+  clock: Clock;
 }
 
-/** Each signal, the upstream it reads and the registry operation that permits, charges and audits it. */
+type Upstream = 'hlr' | 'sim';
+
+/**
+ * Each signal, the upstreams it reads and the registry operation that permits, charges and
+ * audits it. SIM swap reads the HLR too: only a subscriber has a SIM change to tell, as CAMARA
+ * SIM Swap says (verification/subscriber-facts.ts).
+ */
 const SIGNALS = {
-  simSwap: { signal: Signal.SimSwap, operation: 'sim_swap', upstream: 'sim' },
-  deviceSwap: { signal: Signal.DeviceSwap, operation: 'device_swap', upstream: 'hlr' },
-  callForwarding: { signal: Signal.CallForwarding, operation: 'call_forwarding', upstream: 'hlr' },
-  tenure: { signal: Signal.Tenure, operation: 'kyc', upstream: 'hlr' },
-  kyc: { signal: Signal.Kyc, operation: 'kyc', upstream: 'hlr' },
-} as const satisfies Record<string, { signal: Signal; operation: Operation; upstream: 'hlr' | 'sim' }>;
+  simSwap: { signal: Signal.SimSwap, operation: 'sim_swap', upstreams: ['hlr', 'sim'] },
+  deviceSwap: { signal: Signal.DeviceSwap, operation: 'device_swap', upstreams: ['hlr'] },
+  callForwarding: { signal: Signal.CallForwarding, operation: 'call_forwarding', upstreams: ['hlr'] },
+  tenure: { signal: Signal.Tenure, operation: 'kyc', upstreams: ['hlr'] },
+  kyc: { signal: Signal.Kyc, operation: 'kyc', upstreams: ['hlr'] },
+} as const satisfies Record<string, { signal: Signal; operation: Operation; upstreams: readonly Upstream[] }>;
 
 type SignalField = keyof typeof SIGNALS;
 const FIELDS = Object.keys(SIGNALS) as SignalField[];
@@ -42,36 +52,37 @@ const FORWARDING: Readonly<Record<string, CallForwardingService>> = {
 
 const dateOrNull = (ms: number | null | undefined): Date | null => (ms === null || ms === undefined ? null : new Date(ms));
 
-function subscriber(rec: HlrRecord | null): HlrRecord {
-  if (rec === null || rec.status === 'terminated') throw new NotSubscriberError('msisdn is not a subscriber');
-  return rec;
+/** The legacy interfaces' wording of "not a subscriber". */
+const NOT_SUBSCRIBER = 'msisdn is not a subscriber';
+
+/** What the caller may see of change dates: its monitored periods (none for an internal app) and now. */
+interface View {
+  monitored: MonitoredPeriods;
+  nowMs: number;
 }
 
 /** One signal's value from the records; throws the DomainError that becomes its SignalError. */
-function valueOf(field: SignalField, hlr: () => HlrRecord | null, sim: () => SimRecord | null): Signals[SignalField] {
+function valueOf(field: SignalField, hlr: () => HlrRecord | null, sim: () => SimRecord | null, view: View): Signals[SignalField] {
   switch (field) {
     case 'simSwap': {
-      const rec = sim();
-      if (rec === null) throw new NotSubscriberError('msisdn is not a subscriber');
-      return { latestSimChangeAt: dateOrNull(rec.lastSimSwapAtMs ?? rec.simActivatedAtMs) };
+      const seen = changeFields(latestSimChangeOf(hlr(), sim(), NOT_SUBSCRIBER), view.monitored.simSwapDays, view.nowMs);
+      return { latestSimChangeAt: seen.at, monitoredPeriod: seen.monitoredPeriod };
     }
     case 'deviceSwap': {
-      const rec = subscriber(hlr());
-      return { latestDeviceChangeAt: dateOrNull(rec.deviceChangedAtMs ?? rec.deviceFirstSeenAtMs) };
+      const rec = subscriberOf(hlr(), NOT_SUBSCRIBER);
+      const seen = changeFields(rec.deviceChangedAtMs ?? rec.deviceFirstSeenAtMs, view.monitored.deviceSwapDays, view.nowMs);
+      return { latestDeviceChangeAt: seen.at, monitoredPeriod: seen.monitoredPeriod };
     }
     case 'callForwarding': {
       const active = activeForwardings(hlr());
       return { active: active.map((s) => FORWARDING[s]), unconditional: active.includes('unconditional') };
     }
     case 'tenure': {
-      const rec = subscriber(hlr());
+      const rec = subscriberOf(hlr(), NOT_SUBSCRIBER);
       return { since: dateOrNull(rec.activatedAtMs), contractType: CONTRACT_TYPES[rec.paymentType] };
     }
-    case 'kyc': {
-      const rec = hlr();
-      const isValid = rec !== null && rec.status !== 'terminated';
-      return { isValid, isActive: isValid && rec.status === 'active', isPrepaid: isValid && rec.paymentType === 'prepaid' };
-    }
+    case 'kyc':
+      return kycFlags(hlr());
     default: {
       const never: never = field;
       throw new Error(`unknown signal ${String(never)}`);
@@ -105,7 +116,7 @@ async function signalsOf(raw: string, wanted: readonly SignalField[], deps: Sign
   } catch (err) {
     return { ...item, errors: [signalError(null, err)] };
   }
-  const needs = (upstream: 'hlr' | 'sim') => wanted.some((f) => SIGNALS[f].upstream === upstream);
+  const needs = (upstream: Upstream) => wanted.some((f) => (SIGNALS[f].upstreams as readonly Upstream[]).includes(upstream));
   const [hlr, sim] = await Promise.all([
     needs('hlr') ? load(ctx.loaders.hlr.load(msisdn)) : undefined,
     needs('sim') ? load(ctx.loaders.sim.load(msisdn)) : undefined,
@@ -116,9 +127,10 @@ async function signalsOf(raw: string, wanted: readonly SignalField[], deps: Sign
     return r.value;
   };
   const failures = new Map<Operation, unknown>();
+  const view = { monitored: ctx.monitored, nowMs: deps.clock.nowMs() };
   for (const field of wanted) {
     try {
-      (item as Record<SignalField, unknown>)[field] = valueOf(field, () => record(hlr), () => record(sim));
+      (item as Record<SignalField, unknown>)[field] = valueOf(field, () => record(hlr), () => record(sim), view);
     } catch (err) {
       item.errors.push(signalError(SIGNALS[field].signal, err));
       if (!failures.has(SIGNALS[field].operation)) failures.set(SIGNALS[field].operation, err);
@@ -154,15 +166,7 @@ export async function signals(deps: SignalsDeps, args: QuerySignalsArgs, ctx: Gr
   try {
     if (operations.length > 0) await deps.service.admit(ctx.partner, operations, args.msisdns.length);
   } catch (err) {
-    // Refused as a whole (permission, rate limit): each well-formed number was still asked about.
-    const context = { interface: 'graphql' as const, correlator: ctx.res.locals.correlator as string };
-    const recorded: Promise<void>[] = [];
-    for (const raw of args.msisdns) {
-      const msisdn = deps.normalise(raw);
-      if (msisdn === null) continue;
-      for (const operation of operations) recorded.push(deps.audit.failed({ partner: ctx.partner, context, operation, msisdn }, err));
-    }
-    await Promise.all(recorded);
+    await recordBatchRefusal(deps, ctx, 'signals', args.msisdns, err);
     throw err;
   }
   return Promise.all(args.msisdns.map((raw) => lookupSlots(() => signalsOf(raw, wanted, deps, ctx))));

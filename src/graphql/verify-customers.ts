@@ -2,12 +2,14 @@ import {
   GraphQLIncludeDirective, GraphQLResolveInfo, GraphQLSkipDirective, Kind, SelectionNode, SelectionSetNode, getDirectiveValues,
 } from 'graphql';
 import pLimit from 'p-limit';
-import { AuditRecorder, AuditSubject } from '../audit/audit-recorder';
+import { AuditRecorder, AuditRequest, AuditSubject } from '../audit/audit-recorder';
 import { BadRequestError } from '../errors/domain-errors';
 import { graphqlFailureOf } from '../errors/error-lookup';
 import { MsisdnNormaliser } from '../verification/msisdn';
 import { LegacyOperation } from '../partners/operation';
 import { validateMaxAge, validateMsisdn } from '../verification/verification-input';
+import { boundedLookBackHours, simSwapLookBackTooLong } from '../verification/monitored-period';
+import { Clock } from '../kernel/clock';
 import { VerificationService } from '../verification/verification-service';
 import { GraphqlContext } from './request-context';
 import { validateArgument } from './graphql-errors';
@@ -32,6 +34,9 @@ export interface VerifyCustomersDeps {
   service: Pick<VerificationService, 'admit'>;
   normalise: MsisdnNormaliser;
   audit: AuditRecorder;
+  clock: Clock;
+  /** SIM_SWAP_MAX_AGE_HOURS: the look-back when none is asked (shortened to a partner's monitored period). */
+  defaultMaxAgeHours: number;
 }
 
 interface Wanted {
@@ -79,8 +84,22 @@ export function selectedFieldNames(info: GraphQLResolveInfo): Set<string> {
   return names;
 }
 
-function auditSubject(ctx: GraphqlContext, operation: 'kyc' | 'sim_swap', msisdn: string): AuditSubject {
-  return { partner: ctx.partner, operation, msisdn, context: { interface: 'graphql', correlator: ctx.res.locals.correlator as string } };
+function auditSubject(ctx: GraphqlContext, operation: string, msisdn: string): AuditSubject & { request: AuditRequest } {
+  return { partner: ctx.partner, operation, msisdn, request: ctx.audit, context: { interface: 'graphql', correlator: ctx.res.locals.correlator as string } };
+}
+
+/**
+ * A batch refused as a whole (permission, rate limit, a cost over the burst) before any number
+ * was looked up leaves one record for the request (CONTRACT §2), under the batch's name and its
+ * first well-formed number (none: no record, as for a 400), never one per number: 100 numbers
+ * used to write 400 refusal records, and a partner refused everything could fill the trail.
+ */
+export async function recordBatchRefusal(deps: { audit: AuditRecorder; normalise: MsisdnNormaliser }, ctx: GraphqlContext,
+  field: 'verifyCustomers' | 'signals', msisdns: readonly string[], err: unknown): Promise<void> {
+  for (const raw of msisdns) {
+    const msisdn = deps.normalise(raw);
+    if (msisdn !== null) return deps.audit.refused(auditSubject(ctx, field, msisdn), err);
+  }
 }
 
 /** A domain failure is that number's answer; anything else fails the field (9999, logged). */
@@ -106,7 +125,7 @@ async function verifyOne(raw: string, wanted: Wanted, maxAgeHours: number | unde
     wanted.simSwap ? settle(deps.audit.track(subject('sim_swap'), () => ctx.loaders.simSwap.load({ msisdn, maxAgeHours }))) : undefined,
   ]);
   if (kyc?.ok) item.kyc = kycFields(kyc.value, raw);
-  if (sim?.ok) item.simSwap = simSwapFields(sim.value, raw);
+  if (sim?.ok) item.simSwap = simSwapFields(sim.value, raw, ctx.monitored.simSwapDays, deps.clock.nowMs());
   // The first failure, KYC before SIM swap: e.g. a non-subscriber has all-false KYC and
   // this error from SIM swap, as its two REST answers would say.
   for (const r of [kyc, sim]) {
@@ -130,7 +149,9 @@ export async function verifyCustomers(deps: VerifyCustomersDeps, args: VerifyCus
   if (args.msisdns.length > MAX_BATCH) {
     throw new BadRequestError(`verifyCustomers takes at most ${MAX_BATCH} msisdns, got ${args.msisdns.length}`);
   }
-  const maxAgeHours = validateArgument('maxAgeHours', 'max_age', () => validateMaxAge(args.maxAgeHours));
+  const asked = validateArgument('maxAgeHours', 'max_age', () => validateMaxAge(args.maxAgeHours));
+  // A partner's look-back ends at its monitored period, as on CAMARA SIM Swap (caller-view.ts).
+  const maxAgeHours = boundedLookBackHours(asked, ctx.monitored.simSwapDays, deps.defaultMaxAgeHours, simSwapLookBackTooLong);
   const selected = selectedFieldNames(info);
   const wanted: Wanted = { kyc: selected.has('kyc'), simSwap: selected.has('simSwap') };
   const operations: LegacyOperation[] = [];
@@ -141,14 +162,7 @@ export async function verifyCustomers(deps: VerifyCustomersDeps, args: VerifyCus
     // One charge for both halves: a refusal never costs the tokens of the half already admitted.
     if (operations.length > 0) await deps.service.admit(ctx.partner, operations, args.msisdns.length);
   } catch (err) {
-    // Refused as a whole (permission, rate limit): each well-formed number was still asked about.
-    const recorded: Promise<void>[] = [];
-    for (const raw of args.msisdns) {
-      const msisdn = deps.normalise(raw);
-      if (msisdn === null) continue;
-      for (const operation of operations) recorded.push(deps.audit.failed(auditSubject(ctx, operation, msisdn), err));
-    }
-    await Promise.all(recorded);
+    await recordBatchRefusal(deps, ctx, 'verifyCustomers', args.msisdns, err);
     throw err;
   }
   return Promise.all(args.msisdns.map((raw) => lookupSlots(() => verifyOne(raw, wanted, maxAgeHours, deps, ctx))));

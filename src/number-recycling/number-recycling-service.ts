@@ -1,4 +1,3 @@
-import { NotSubscriberError } from '../errors/domain-errors';
 import { OutOfRangeError } from '../camara/camara-errors';
 import { CamaraCallDeps, camaraCall, requireScope } from '../camara/camara-call';
 import { Clock } from '../kernel/clock';
@@ -7,6 +6,7 @@ import { AccessGrant } from '../oauth/ports/access-tokens';
 import { Operation } from '../partners/operation';
 import { SCOPES } from '../oauth/access-scopes';
 import { HlrRecord } from '../verification/ports/upstreams';
+import { subscriberOf } from '../verification/subscriber-facts';
 import { SubscriberStartUnknownError } from './number-recycling-errors';
 import { parseRecyclingCheckBody } from './number-recycling-input';
 
@@ -33,8 +33,7 @@ export interface NumberRecyclingServiceDeps {
  * was then someone else's (or no one's). Began on or before it: not recycled since.
  */
 export function recycledSince(rec: HlrRecord | null, startOfDayMs: number): boolean {
-  if (rec === null || rec.status === 'terminated') throw new NotSubscriberError('the phone number is not associated with a subscriber');
-  const began = rec.activatedAtMs;
+  const began = subscriberOf(rec).activatedAtMs;
   if (began === null || began === undefined) {
     throw new SubscriberStartUnknownError('when the current subscriber of this phone number began is not known');
   }

@@ -1,11 +1,11 @@
-import { OutOfRangeError } from '../camara/camara-errors';
-import { CamaraCallDeps, camaraCall, requireScope, subscriberOf } from '../camara/camara-call';
+import { CamaraCallDeps, camaraCall, requireScope } from '../camara/camara-call';
 import { MAX_AGE_DEFAULT_HOURS, parseCheckBody, parseRetrieveDateBody } from '../camara/camara-input';
-import { NotSubscriberError } from '../errors/domain-errors';
 import { Clock } from '../kernel/clock';
 import { SCOPES } from '../oauth/access-scopes';
 import { AccessGrant } from '../oauth/ports/access-tokens';
 import { Operation } from '../partners/operation';
+import { boundedLookBackHours, monitoredChange, simSwapLookBackTooLong, withinHours } from '../verification/monitored-period';
+import { latestSimChangeOf } from '../verification/subscriber-facts';
 import { VerificationService } from '../verification/verification-service';
 
 /** The two SIM Swap operations (CONTRACT §7). */
@@ -43,9 +43,6 @@ export interface SimSwapServiceDeps {
   monitoredDays?: number;
 }
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
-
 /**
  * SIM Swap 2.1.0 over the one verification service: its cache, single-flight, breakers and rate
  * limits. The checks run in the order the spec implies: scope (403), body (400), identifier and
@@ -59,29 +56,20 @@ export class SimSwapService {
     requireScope(grant, SIM_SWAP_SCOPES['retrieve-date']);
     const input = parseRetrieveDateBody(body);
     return this.tracked(grant, input.phoneNumber, 'retrieve-date', correlator, async (msisdn) => {
-      const latest = await this.latestSimChange(msisdn);
-      const days = this.deps.monitoredDays;
-      if (latest !== null && days !== undefined && this.deps.clock.nowMs() - latest > days * DAY_MS) {
-        return { msisdn, latestSimChangeMs: null, monitoredPeriodDays: days };
-      }
-      return { msisdn, latestSimChangeMs: latest };
+      const seen = monitoredChange(await this.latestSimChange(msisdn), this.deps.monitoredDays, this.deps.clock.nowMs());
+      return { msisdn, latestSimChangeMs: seen.latestMs, ...(seen.monitoredPeriodDays === undefined ? {} : { monitoredPeriodDays: seen.monitoredPeriodDays }) };
     });
   }
 
   async check(grant: AccessGrant, body: unknown, correlator: string): Promise<SimSwapCheck> {
     requireScope(grant, SIM_SWAP_SCOPES.check);
     const input = parseCheckBody(body);
-    const days = this.deps.monitoredDays;
-    const monitoredHours = days === undefined ? Infinity : days * 24;
-    if (input.maxAge !== undefined && input.maxAge > monitoredHours) {
-      throw new OutOfRangeError(`Check monitor period could not exceed local regulations (${days} days)`);
-    }
     // The spec's default of 240 h, shortened to the monitored period when that is shorter.
-    const maxAgeHours = input.maxAge ?? Math.min(MAX_AGE_DEFAULT_HOURS, monitoredHours);
+    const maxAgeHours = boundedLookBackHours(input.maxAge, this.deps.monitoredDays, MAX_AGE_DEFAULT_HOURS, simSwapLookBackTooLong) ?? MAX_AGE_DEFAULT_HOURS;
     return this.tracked(grant, input.phoneNumber, 'check', correlator, async (msisdn) => {
       const latest = await this.latestSimChange(msisdn);
       // A new SIM activation (a new line, never swapped since) counts as a swap (sim-swap.yaml).
-      return { msisdn, swapped: latest !== null && this.deps.clock.nowMs() - latest <= maxAgeHours * HOUR_MS };
+      return { msisdn, swapped: latest !== null && withinHours(latest, maxAgeHours, this.deps.clock.nowMs()) };
     });
   }
 
@@ -97,8 +85,6 @@ export class SimSwapService {
   private async latestSimChange(msisdn: string): Promise<number | null> {
     const { verification } = this.deps;
     const [hlr, sim] = await Promise.all([verification.hlrFactsWithTenure(msisdn), verification.simFactsWithActivation(msisdn)]);
-    subscriberOf(hlr);
-    if (sim === null) throw new NotSubscriberError('the phone number is not associated with a subscriber');
-    return sim.lastSimSwapAtMs ?? sim.simActivatedAtMs ?? null;
+    return latestSimChangeOf(hlr, sim);
   }
 }

@@ -8,6 +8,7 @@ import { AdmissionRequest, CacheRead, StateStore } from './ports/state-store';
 import { HlrClient, HlrRecord, SimClient, SimRecord } from './ports/upstreams';
 import { Answer, KycResult, SimSwapResult, VerificationResult } from './results';
 import { SingleFlight } from '../kernel/single-flight';
+import { isSubscriber, kycFlags } from './subscriber-facts';
 import { TxnGuard } from './txn-guard';
 import { VerificationInput } from './verification-input';
 
@@ -123,16 +124,9 @@ export class VerificationService {
 
   async kyc(msisdnRaw: string, msisdn: string): Promise<KycResult> {
     const rec = await this.hlrFacts(msisdn);
-    const isValid = rec !== null && rec.status !== 'terminated';
-    if (!isValid) return { msisdn: msisdnRaw, isValid, isActive: false, isPrepaid: false, tenureSinceMs: null };
-    return {
-      msisdn: msisdnRaw,
-      isValid,
-      isActive: rec.status === 'active',
-      isPrepaid: rec.paymentType === 'prepaid',
-      tenureSinceMs: rec.activatedAtMs ?? null,
-      paymentType: rec.paymentType,
-    };
+    const flags = kycFlags(rec);
+    if (!isSubscriber(rec)) return { msisdn: msisdnRaw, ...flags, tenureSinceMs: null };
+    return { msisdn: msisdnRaw, ...flags, tenureSinceMs: rec.activatedAtMs ?? null, paymentType: rec.paymentType };
   }
 
   async simSwap(msisdnRaw: string, msisdn: string, maxAgeHours?: number): Promise<SimSwapResult> {

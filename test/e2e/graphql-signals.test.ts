@@ -66,12 +66,12 @@ describe('GraphQL signals', () => {
     expect(h.sim.calls()).toEqual({ hlr: 1, sim: 1, crm: 0 });
   });
 
-  it('when only the HLR signals are selected, then SIM management is not called, and the reverse', async () => {
+  it('when only the HLR signals are selected, then SIM management is not called; SIM swap alone asks both (only a subscriber has a SIM change)', async () => {
     await gql(h, '{ signals(msisdns: ["255712000012"]) { callForwarding { unconditional } } }');
     expect(h.sim.calls()).toEqual({ hlr: 1, sim: 0, crm: 0 });
     h.sim.resetCalls();
     await gql(h, '{ signals(msisdns: ["255712000012"]) { simSwap { latestSimChangeAt } } }');
-    expect(h.sim.calls()).toEqual({ hlr: 0, sim: 1, crm: 0 });
+    expect(h.sim.calls()).toEqual({ hlr: 1, sim: 1, crm: 0 });
   });
 
   it('answers the demo numbers\' facts: device dates, forwarding, tenure, KYC', async () => {

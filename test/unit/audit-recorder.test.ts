@@ -1,5 +1,5 @@
 import { AuditRecorder, AuditUnavailableError } from '../../src/audit/audit-recorder';
-import { ConflictError, NotSubscriberError, UpstreamUnavailableError } from '../../src/errors/domain-errors';
+import { BadRequestError, ConflictError, ForbiddenError, NotSubscriberError, RateLimitedError, UpstreamUnavailableError } from '../../src/errors/domain-errors';
 import { AuditRecord } from '../../src/audit/ports/audit-trail';
 import { Partner } from '../../src/partners/partners';
 
@@ -22,6 +22,21 @@ function setup(failClosed = false) {
 }
 
 describe('AuditRecorder', () => {
+  it('when fields of one request are refused (403, 429) or the request is refused as a whole, then the request leaves one record; its other failures each leave theirs', async () => {
+    const { records, recorder, subject } = setup();
+    const request = { refusalRecorded: false };
+    const field = { ...subject(), request };
+    await recorder.failed(field, new ForbiddenError('operation sim_swap is not allowed for this partner'));
+    await recorder.failed(field, new RateLimitedError('rate limit exceeded', 1));
+    await recorder.refused(field, new BadRequestError('over the burst'));
+    await recorder.failed(field, new NotSubscriberError('msisdn is not a subscriber'));
+    expect(records.map((r) => r.httpStatus)).toEqual([403, 404]);
+    // Without a request (REST, CAMARA: one number per request), every refusal is its own.
+    await recorder.failed(subject(), new ForbiddenError('x'));
+    await recorder.failed(subject(), new ForbiddenError('x'));
+    expect(records.map((r) => r.httpStatus)).toEqual([403, 404, 403, 403]);
+  });
+
   it('when a verification succeeds, then it is recorded once with every field, with the registry purpose when the credentials carry none', async () => {
     const { records, recorder, subject } = setup();
     await expect(recorder.track(subject(), async () => 'ok')).resolves.toBe('ok');

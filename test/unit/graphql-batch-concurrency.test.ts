@@ -28,7 +28,7 @@ describe('GraphQL batches: numbers verified at once per process', () => {
       }));
     };
     const ctx = {
-      partner: { name: 'p' }, replayed: false, res: { locals: { correlator: 'c' } },
+      partner: { name: 'p' }, replayed: false, res: { locals: { correlator: 'c' } }, monitored: {}, audit: { refusalRecorded: false },
       loaders: { kyc: { load }, simSwap: { load } },
     } as unknown as GraphqlContext;
     const audit = { admit() {}, track: <T>(_s: unknown, work: () => Promise<T>) => work(), failed: async () => {} } as unknown as AuditRecorder;

@@ -44,6 +44,13 @@ describe('the partner registry file', () => {
     }
   });
 
+  it("when a partner's kind is given, then only `internal` is kept on the partner; absent means `partner`, anything else is refused", () => {
+    const [plain, internal, partner] = readPartnersFile(file({ partners: [base, { ...base, name: 'ops', apiKey: 'ops-key', kind: 'internal' },
+      { ...base, name: 'p', apiKey: 'p-key', kind: 'partner' }] }), {});
+    expect([plain.kind, internal.kind, partner.kind]).toEqual([undefined, 'internal', undefined]);
+    expect(() => readPartnersFile(file({ partners: [{ ...base, kind: 'operator' }] }), {})).toThrow(/partners\.0\.kind/);
+  });
+
   it('when a reload fails, then the registry in force is kept', () => {
     const p = file({ partners: [base] });
     const registry = new FilePartnerRegistry(p, {});

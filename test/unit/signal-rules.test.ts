@@ -6,6 +6,7 @@ import { CallForwardingUnknownError } from '../../src/call-forwarding/call-forwa
 import { SubscriberStartUnknownError } from '../../src/number-recycling/number-recycling-errors';
 import { recycledSince } from '../../src/number-recycling/number-recycling-service';
 import { HlrRecord } from '../../src/verification/ports/upstreams';
+import { kycFlags, latestSimChangeOf } from '../../src/verification/subscriber-facts';
 
 /* The rules of CONTRACT §11 on HLR records, without transport or upstreams. */
 
@@ -47,5 +48,17 @@ describe('Number Recycling: did the subscriber change since the start of the day
     expect(() => recycledSince(rec({ activatedAtMs: null }), 1000)).toThrow(SubscriberStartUnknownError);
     expect(() => recycledSince(rec({ activatedAtMs: undefined }), 1000)).toThrow(SubscriberStartUnknownError);
     expect(() => recycledSince(null, 1000)).toThrow(NotSubscriberError);
+  });
+});
+
+describe('the one subscriber rule (verification/subscriber-facts.ts)', () => {
+  it('when the HLR says terminated, then KYC is not valid and there is no SIM change to tell, whatever SIM management keeps', () => {
+    const terminated = rec({ status: 'terminated' });
+    expect(kycFlags(terminated)).toEqual({ isValid: false, isActive: false, isPrepaid: false });
+    expect(kycFlags(null)).toEqual({ isValid: false, isActive: false, isPrepaid: false });
+    expect(kycFlags(rec({ status: 'suspended', paymentType: 'prepaid' }))).toEqual({ isValid: true, isActive: false, isPrepaid: true });
+    expect(() => latestSimChangeOf(terminated, { lastSimSwapAtMs: 5 })).toThrow(NotSubscriberError);
+    expect(() => latestSimChangeOf(rec({}), null)).toThrow(NotSubscriberError);
+    expect(latestSimChangeOf(rec({}), { lastSimSwapAtMs: null, simActivatedAtMs: 7 })).toBe(7);
   });
 });

@@ -56,9 +56,12 @@ export type CustomerVerification = {
 export type DeviceChangeSignal = {
   /**
    * The latest change of device, else the first use of the number in a device (CAMARA Device
-   * Swap's latestDeviceChange); null when never used in a device, or unknown.
+   * Swap's latestDeviceChange); null when never used in a device, or unknown, or, for a
+   * partner, older than the monitored period.
    */
   latestDeviceChangeAt: Maybe<Scalars['DateTime']['output']>;
+  /** Days of device-change history shown to this caller, set exactly when latestDeviceChangeAt is null because the change is older (CAMARA's monitoredPeriod). */
+  monitoredPeriod: Maybe<Scalars['Int']['output']>;
 };
 
 export type Kyc = {
@@ -98,7 +101,9 @@ export type Query = {
   signals: Array<Signals>;
   /**
    * SIM swap of one number. maxAgeHours (1-2400) is the look-back window; absent means
-   * the configured default. A number that is not a subscriber is an error (11111).
+   * the configured default. A number that is not a subscriber is an error (11111). A partner
+   * (not an internal app) may look back no further than SIM_SWAP_MONITORED_DAYS: more is the
+   * error CAMARA SIM Swap gives (11111, "Check monitor period could not exceed ...").
    */
   simSwap: SimSwap;
   /**
@@ -185,16 +190,21 @@ export type Signals = {
 };
 
 export type SimChangeSignal = {
-  /** The latest SIM swap, else the current SIM's activation (CAMARA SIM Swap's latestSimChange); null when unknown. */
+  /** The latest SIM swap, else the current SIM's activation (CAMARA SIM Swap's latestSimChange); null when unknown, or, for a partner, older than the monitored period. */
   latestSimChangeAt: Maybe<Scalars['DateTime']['output']>;
+  /** Days of SIM-change history shown to this caller, set exactly when latestSimChangeAt is null because the change is older (CAMARA's monitoredPeriod). */
+  monitoredPeriod: Maybe<Scalars['Int']['output']>;
 };
 
 export type SimSwap = {
   /**
    * The latest SIM change, whatever the look-back window: the latest swap, else the current
-   * SIM's activation (CAMARA retrieve-date's latestSimChange); null when unknown.
+   * SIM's activation (CAMARA retrieve-date's latestSimChange); null when unknown, or, for a
+   * partner, older than the monitored period (then monitoredPeriod is set).
    */
   latestSimChangeAt: Maybe<Scalars['DateTime']['output']>;
+  /** Days of SIM-change history shown to this caller, set exactly when latestSimChangeAt is null because the change is older (CAMARA's monitoredPeriod). */
+  monitoredPeriod: Maybe<Scalars['Int']['output']>;
   /** The number exactly as sent. */
   msisdn: Scalars['String']['output'];
   /** True when the latest SIM swap lies within the look-back window. */
@@ -343,6 +353,7 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 
 export type DeviceChangeSignalResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['DeviceChangeSignal'] = ResolversParentTypes['DeviceChangeSignal']> = {
   latestDeviceChangeAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  monitoredPeriod?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
 export type KycResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Kyc'] = ResolversParentTypes['Kyc']> = {
@@ -385,10 +396,12 @@ export type SignalsResolvers<ContextType = GraphqlContext, ParentType extends Re
 
 export type SimChangeSignalResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['SimChangeSignal'] = ResolversParentTypes['SimChangeSignal']> = {
   latestSimChangeAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  monitoredPeriod?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
 export type SimSwapResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['SimSwap'] = ResolversParentTypes['SimSwap']> = {
   latestSimChangeAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  monitoredPeriod?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   msisdn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   simSwapped?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   simSwappedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;

@@ -1,0 +1,39 @@
+import { NotSubscriberError } from '../errors/domain-errors';
+import { HlrRecord, SimRecord } from './ports/upstreams';
+
+/*
+ * Who is a subscriber, decided once (CONTRACT §3, §7): every interface and API asks here, so a
+ * terminated line cannot be "not a subscriber" to one API and answered by another (GraphQL
+ * signals used to give the terminated 004 a SIM change date that every CAMARA API refused).
+ */
+
+/** How CAMARA words "not a subscriber"; an API's yaml may word it its own way. */
+export const NOT_SUBSCRIBER_REASON = 'the phone number is not associated with a subscriber';
+
+/** A line is a subscriber when the HLR knows it and it is not terminated. */
+export function isSubscriber(rec: HlrRecord | null): rec is HlrRecord {
+  return rec !== null && rec.status !== 'terminated';
+}
+
+/** The HLR's record of a subscriber, else NotSubscriberError (404) with `reason`. */
+export function subscriberOf(rec: HlrRecord | null, reason = NOT_SUBSCRIBER_REASON): HlrRecord {
+  if (!isSubscriber(rec)) throw new NotSubscriberError(reason);
+  return rec;
+}
+
+/** KYC's flags (CONTRACT §3): valid = a subscriber; active and prepaid only ever for one. */
+export function kycFlags(rec: HlrRecord | null): { isValid: boolean; isActive: boolean; isPrepaid: boolean } {
+  if (!isSubscriber(rec)) return { isValid: false, isActive: false, isPrepaid: false };
+  return { isValid: true, isActive: rec.status === 'active', isPrepaid: rec.paymentType === 'prepaid' };
+}
+
+/**
+ * The latest SIM change of a subscriber: the latest swap, else the current SIM's activation;
+ * null when unknown. Both systems must know the line: the HLR as a subscriber, SIM management
+ * as having a SIM; otherwise NotSubscriberError (CAMARA SIM Swap's 404).
+ */
+export function latestSimChangeOf(hlr: HlrRecord | null, sim: SimRecord | null, reason = NOT_SUBSCRIBER_REASON): number | null {
+  subscriberOf(hlr, reason);
+  if (sim === null) throw new NotSubscriberError(reason);
+  return sim.lastSimSwapAtMs ?? sim.simActivatedAtMs ?? null;
+}
