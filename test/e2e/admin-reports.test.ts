@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PostgresProcess, startPostgres } from '../../tools/process-kit/postgres-server';
 import { RedisProcess, startRedis } from '../../tools/process-kit/redis-server';
 import { API, AdminHarness, startAdminHarness } from '../support/admin-harness';
 import { postJson } from '../support/harness';
@@ -18,18 +19,24 @@ import { SubsHarness, startSubsHarness, subscriptionBody, until } from '../suppo
 
 interface AuditItem { id: string; time: string; partner: string; msisdn: string; operation: string; httpStatus: number }
 
-describe('admin API: usage, audit search and overview (embedded audit store)', () => {
+/** The same questions against either audit store: the JSON-lines files, or PostgreSQL. */
+function reportSuite(store: 'file' | 'postgres'): void {
   let a: AdminHarness;
+  let pg: PostgresProcess | undefined;
   const statuses: number[] = [];
   beforeAll(async () => {
-    a = await startAdminHarness();
+    pg = store === 'postgres' ? await startPostgres() : undefined;
+    a = await startAdminHarness(pg ? { env: { AUDIT_DATABASE_URL: pg.url, AUDIT_FLUSH_MS: '20' } } : {});
     // Three answered KYC calls about one number, one about a number that is no subscriber (404), one about another number.
     for (const msisdn of ['255712000001', '0712000001', '+255712000001', '255719999999', '255712000002']) {
       statuses.push((await postJson(`${a.h.url}/eai/verify_customer/query/kyc?${signedQuery(DEMO)}`, { msisdn, txn_id: txnId() })).status);
     }
     await a.h.server.audit.flush();
   }, 60_000);
-  afterAll(() => a?.close());
+  afterAll(async () => {
+    await a?.close();
+    await pg?.destroy();
+  });
 
   const compliance = () => ({ bearer: a.tokens['compliance-bot'] });
   const viewer = () => ({ bearer: a.tokens['viewer-bot'] });
@@ -82,7 +89,7 @@ describe('admin API: usage, audit search and overview (embedded audit store)', (
     expect(kyc?.buckets).toHaveLength(3);
     expect(kyc?.buckets.reduce((n, b) => n + b.requests, 0)).toBe(5);
     expect(kyc?.buckets.reduce((n, b) => n + b.errors, 0)).toBe(statuses.filter((x) => x >= 400).length);
-    expect(body).toMatchObject({ store: 'memory', audit: { mode: 'file' }, registry: { kind: 'file' }, webhooks: { deadLetters: null } });
+    expect(body).toMatchObject({ store: 'memory', audit: { mode: store }, registry: { kind: 'file' }, webhooks: { deadLetters: null } });
     expect(body.registry.partners).toBeGreaterThan(0);
     expect(Object.keys(body.upstreams).length).toBeGreaterThan(0);
   });
@@ -93,7 +100,10 @@ describe('admin API: usage, audit search and overview (embedded audit store)', (
     expect(r.body).toMatchObject({ type: 'urn:verify-customer:admin:no-redis', status: 503 });
     expect((r.body as { detail: string }).detail).toMatch(/REDIS_URL/);
   });
-});
+}
+
+describe('admin API: usage, audit search and overview (embedded audit store)', () => reportSuite('file'));
+describe('admin API: usage, audit search and overview (PostgreSQL audit store)', () => reportSuite('postgres'));
 
 describe('admin API: webhook dead letters on Redis', () => {
   let redis: RedisProcess;
