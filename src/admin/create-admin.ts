@@ -100,7 +100,7 @@ export function createAdmin(deps: AdminDeps, config: AdminConfig): Admin {
     clock, partners: deps.partners, withReader, upstreams: () => deps.upstreams(), storeMode: () => deps.storeMode(), auditMode: () => deps.auditMode(),
     registryKind: () => deps.registryKind(), deadLetterCount: async () => (redis ? open().count() : undefined),
   }));
-  api.use(deadLetterRoutes(deadLetters));
+  api.use(deadLetterRoutes(deadLetters, logger));
   api.use(subscriptionRoutes(deps.partners, deps.subscriptions));
   api.use((_req: express.Request, _res: express.Response, next: express.NextFunction) => next(new AdminProblem(404, 'no such admin route')));
   api.use(problemHandler(logger));
