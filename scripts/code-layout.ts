@@ -25,6 +25,7 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'src/audit/': 'the audit trail: recorder (domain), port, PostgreSQL and file stores, spool',
   'src/partners/': 'the partner registry (file), request signatures, the authenticator',
   'src/ops/': 'probes, /metrics and the demo commands printed at start',
+  'src/admin/': 'the admin API and staff sign-in (OIDC, admin tokens, sessions) on the admin listener (docs/console.md)',
   'src/http/': 'the Express apps (createApp, createAdminApp), listener, shutdown drain, shared middleware',
   'src/errors/': 'the domain error types every interface maps',
   'src/kernel/': 'small shared pieces: clock, dates and time zones, UUIDv7, single-flight, paths',

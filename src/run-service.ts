@@ -56,6 +56,8 @@ export async function runService(): Promise<void> {
   }
   // Said on stdout too, whatever LOG_LEVEL: an operator starting it by hand must see where the probes went.
   if (running.adminUrl) process.stdout.write(`verify-customer admin port (/healthz, /readyz, /metrics, /internal/events/*): ${running.adminUrl}\n`);
+  // The console's address and, in development, its one-time login link.
+  for (const line of running.consoleBanner) process.stdout.write(`${line}\n`);
   // Last: the line a supervisor (and the tests) wait for comes once everything above is done and
   // said; nothing the start announces may follow it, or a reader that stops at it misses that.
   const probes = running.adminUrl ?? running.url;

@@ -1,3 +1,4 @@
+import { createAdmin } from './admin/create-admin';
 import { createCallForwardingApi } from './call-forwarding/call-forwarding-api';
 import { withCamaraNotFound } from './camara/not-found-routes';
 import { Config } from './config/config';
@@ -42,6 +43,10 @@ export interface RunningServer {
   /** The admin listener (probes, /metrics, /internal/events/*) when ADMIN_PORT is set. */
   adminUrl?: string;
   adminPort?: number;
+  /** Where the admin API and console answer (ADMIN_PORT's listener, or outside production a loopback one); undefined: off. */
+  consoleUrl?: string;
+  /** What to print at start about the console: its address and, in development, the one-time login link. */
+  consoleBanner: string[];
   metrics: PrometheusMetrics;
   /** The partner registry in force (PARTNERS_FILE, or PostgreSQL with DATABASE_URL). */
   partners: PartnerRegistry;
@@ -111,13 +116,17 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     registry: metrics.registry, storeMode: () => store.mode(), upstreams: upstreams.states, auditMode: () => audit.writer.mode(), registryState: partners.state,
     events: { service, normalise, subscriptions: subscriptions.service },
   }, config));
+  const admin = await life.start('admin', () => createAdmin({
+    logger, clock, partners: partners.admin, normalise, upstreams: upstreams.states, storeMode: () => store.mode(),
+    auditMode: () => audit.writer.mode(), registryKind: () => partners.state(), subscriptions: subscriptions.service,
+  }, config));
   const http = await life.start('http', () => createHttp({
     logger, requestMetrics: metrics,
     routes: withCamaraNotFound(logger, [
       ...legacyRest.routes, ...simSwap.routes, ...kycTenure.routes, ...kycMatch.routes, ...deviceSwap.routes, ...callForwarding.routes,
       ...numberRecycling.routes, ...subscriptions.routes, ...oauth.routes, ...graphql.routes,
     ]),
-    adminRoutes: ops.adminRoutes, onListening: oauth.listeningAt, onShutdown: ops.beginShutdown,
+    adminRoutes: ops.adminRoutes, consoleRoutes: admin.routes, onListening: oauth.listeningAt, onShutdown: ops.beginShutdown,
   }, config));
 
   const issuer = oauth.issuer();
@@ -125,6 +134,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     url: http.url, port: http.port, metrics, partners: partners.registry, partnerAdmin: partners.admin, registryState: partners.state, accessTokens: tokens, audit: audit.writer,
     reloadPartners: partners.reload, reloadSigningKeys: oauth.reloadKeys, close: () => life.close(), drainNow: http.drainNow,
     ...(http.adminUrl === undefined ? {} : { adminUrl: http.adminUrl, adminPort: http.adminPort }),
+    ...(http.consoleUrl === undefined ? {} : { consoleUrl: http.consoleUrl }),
+    consoleBanner: http.consoleUrl === undefined ? [] : admin.banner(http.consoleUrl),
     ...(issuer === undefined ? {} : { oauthIssuer: issuer }),
     ...(upstreams.simulator ? { simulator: upstreams.simulator, simulatorUrl: upstreams.simulatorUrl } : {}),
   };
