@@ -22,7 +22,7 @@ export function SecretOnce(props: { label: string; secret: string }) {
         <button type="button" onClick={() => void copy()}>Copy</button>
       </div>
       <p class="warning">This is the only time the secret is shown. Store it now: it cannot be read again, only replaced.</p>
-      <p role="status" class="muted">{copied === 'yes' ? 'Copied to the clipboard.' : copied === 'no' ? 'The browser refused the clipboard: select the field and copy it.' : ''}</p>
+      <p role="status" class="muted copy-status">{copied === 'yes' ? 'Copied to the clipboard.' : copied === 'no' ? 'The browser refused the clipboard: select the field and copy it.' : ''}</p>
     </div>
   );
 }

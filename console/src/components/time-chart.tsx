@@ -6,6 +6,18 @@ export interface Series {
   values: number[];
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Axis ticks in UTC and 24-hour time, as incidents are discussed: "14:00", and the date at midnight ("28 Nov"). */
+function utcTick(seconds: number): string {
+  const d = new Date(seconds * 1000);
+  const hm = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+  return hm === '00:00' ? `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}` : hm;
+}
+
+/** Tick steps: whole hours and whole days only (a count per bucket has no finer grain). */
+const TIME_INCRS = [3600, 2 * 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400];
+
 /** Distinct on white and for the common colour-vision deficiencies (Okabe–Ito). */
 const COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#8c6d1f'];
 
@@ -26,7 +38,8 @@ export function TimeChart(props: { caption: string; times: number[]; series: Ser
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true } },
       axes: [
-        { stroke: '#4a5568', grid: { stroke: '#edf0f4' }, ticks: { stroke: '#d5dbe3' } },
+        { stroke: '#4a5568', grid: { stroke: '#edf0f4' }, ticks: { stroke: '#d5dbe3' }, incrs: TIME_INCRS, space: 56,
+          values: (_u, ticks) => ticks.map(utcTick) },
         { stroke: '#4a5568', grid: { stroke: '#edf0f4' }, ticks: { stroke: '#d5dbe3' }, size: 48,
           values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? String(t) : '')) },
       ],
@@ -39,8 +52,9 @@ export function TimeChart(props: { caption: string; times: number[]; series: Ser
           points: { show: props.times.length < 40 },
         })),
       ],
-      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
     };
+    // Ticks fall on UTC hours and days whatever the browser's own zone.
+    opts.tzDate = (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC');
     const chart = new uPlot(opts, [props.times, ...props.series.map((s) => s.values)] as uPlot.AlignedData, el);
     const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(el.clientWidth, 200), height: props.height ?? 220 }));
     resize.observe(el);

@@ -60,10 +60,10 @@ export function AuditPage() {
               {items.map((r) => (
                 <tr key={r.id}>
                   <td class="nowrap">{utc(r.time)}</td>
-                  <td>{r.partner}</td>
-                  <td>{r.interface} {operationLabel(r.operation)}</td>
+                  <td class="nowrap">{r.partner}</td>
+                  <td class="nowrap">{r.interface} {operationLabel(r.operation)}</td>
                   <td class="mono">{r.msisdn}</td>
-                  <td><span class={r.httpStatus < 400 ? 'badge ok' : 'badge bad'}>{r.httpStatus}</span> <span class="mono">{r.code}</span>{r.replayed ? ' (replayed)' : ''}</td>
+                  <td class="nowrap"><span class={r.httpStatus < 400 ? 'badge ok' : 'badge bad'}>{r.httpStatus}</span> <span class="mono">{r.code}</span>{r.replayed ? ' (replayed)' : ''}</td>
                   <td>{r.purpose ?? <span class="muted">—</span>}</td>
                   <td class="mono small">{r.correlator}</td>
                 </tr>

@@ -13,7 +13,7 @@ export function SecretsTable(props: { partner: Partner; canRevoke: boolean; onRe
           {props.partner.secrets.map((s) => (
             <tr key={s.id}>
               <td class="mono">{s.id}</td>
-              <td>{utc(s.createdAt)}</td>
+              <td class="nowrap">{utc(s.createdAt)}</td>
               <td>{s.validUntil === null ? 'until rotated or revoked' : <>{utc(s.validUntil)} {Date.parse(s.validUntil) > now ? <span class="badge warn">in grace</span> : <span class="badge">expired</span>}</>}</td>
               {props.canRevoke && <td><button type="button" class="small danger" aria-label={`Revoke secret ${s.id}`} onClick={() => props.onRevoke(s.id)}>Revoke</button></td>}
             </tr>
