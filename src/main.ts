@@ -53,6 +53,8 @@ async function main(): Promise<void> {
       for (const cmd of [demoTokenCommand(running.url, demo), ...demoCamaraCommands(running.url, demo)]) process.stdout.write(`${cmd}\n\n`);
     }
   }
+  // The console's address and, in development, its one-time login link: before the last line.
+  for (const line of running.consoleBanner) process.stdout.write(`${line}\n`);
   // Last: the line a supervisor (and the tests) wait for comes once everything above is done.
   const probes = running.adminUrl ?? running.url;
   logger.info({ url: running.url, ...(running.adminUrl ? { adminUrl: running.adminUrl } : {}), store: `see ${probes}/readyz` }, 'verify-customer listening');

@@ -1,3 +1,4 @@
+import { createAdmin } from './admin/create-admin';
 import { createCallForwardingApi } from './call-forwarding/call-forwarding-api';
 import { Config } from './config/config';
 import { createDeviceSwapApi } from './device-swap/device-swap-api';
@@ -20,6 +21,7 @@ import { PrometheusWebhookMetrics } from './observability/webhook-metrics';
 import { createOps } from './ops/create-ops';
 import { createPartners } from './partners/create-partners';
 import { FilePartnerRegistry } from './partners/file-partner-registry';
+import { PartnerAdmin } from './partners/ports/partner-admin';
 import { Simulator } from './simulator/simulator';
 import { createSubscriptions } from './subscriptions/create-subscriptions';
 import { createVerification } from './verification/create-verification';
@@ -40,6 +42,10 @@ export interface RunningServer {
   /** The admin listener (probes, /metrics, /internal/events/*) when ADMIN_PORT is set. */
   adminUrl?: string;
   adminPort?: number;
+  /** Where the admin API and console answer (ADMIN_PORT's listener, or outside production a loopback one); undefined: off. */
+  consoleUrl?: string;
+  /** What to print at start about the console: its address and, in development, the one-time login link. */
+  consoleBanner: string[];
   metrics: PrometheusMetrics;
   partners: FilePartnerRegistry;
   /** Verifies CAMARA bearer tokens (built-in and external issuer). */
@@ -104,13 +110,17 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     registry: metrics.registry, storeMode: () => store.mode(), upstreams: upstreams.states, auditMode: () => audit.writer.mode(),
     events: { service, normalise, subscriptions: subscriptions.service },
   }, config));
+  const admin = await life.start('admin', () => createAdmin({
+    logger, clock, partners: adminPort(partners), normalise, upstreams: upstreams.states, storeMode: () => store.mode(),
+    auditMode: () => audit.writer.mode(), registryKind: () => 'file',
+  }, config));
   const http = await life.start('http', () => createHttp({
     logger, requestMetrics: metrics,
     routes: [
       ...legacyRest.routes, ...simSwap.routes, ...kycTenure.routes, ...kycMatch.routes, ...deviceSwap.routes, ...callForwarding.routes,
       ...numberRecycling.routes, ...subscriptions.routes, ...oauth.routes, ...graphql.routes,
     ],
-    adminRoutes: ops.adminRoutes, onListening: oauth.listeningAt, onShutdown: ops.beginShutdown,
+    adminRoutes: ops.adminRoutes, consoleRoutes: admin.routes, onListening: oauth.listeningAt, onShutdown: ops.beginShutdown,
   }, config));
 
   const issuer = oauth.issuer();
@@ -118,7 +128,17 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     url: http.url, port: http.port, metrics, partners: partners.registry, accessTokens: tokens, audit: audit.writer,
     reloadPartners: partners.reload, reloadSigningKeys: oauth.reloadKeys, close: () => life.close(), drainNow: http.drainNow,
     ...(http.adminUrl === undefined ? {} : { adminUrl: http.adminUrl, adminPort: http.adminPort }),
+    ...(http.consoleUrl === undefined ? {} : { consoleUrl: http.consoleUrl }),
+    consoleBanner: http.consoleUrl === undefined ? [] : admin.banner(http.consoleUrl),
     ...(issuer === undefined ? {} : { oauthIssuer: issuer }),
     ...(upstreams.simulator ? { simulator: upstreams.simulator, simulatorUrl: upstreams.simulatorUrl } : {}),
   };
+}
+
+/** The registry's management plane (h30a's stores); until it is there, every call says so. */
+function adminPort(partners: object): PartnerAdmin {
+  const given = (partners as { admin?: PartnerAdmin }).admin;
+  if (given) return given;
+  const off = () => Promise.reject(new Error('the registry has no management plane yet'));
+  return { list: async () => [], get: async () => undefined, create: off, update: off, rotateSecret: off, revokeSecret: off, changes: async () => ({ items: [] }) };
 }

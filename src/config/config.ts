@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { adminRules, adminSettings } from './admin-settings';
 import { auditSettings } from './audit-settings';
 import { graphqlSettings } from './graphql-settings';
 import { kycMatchSettings } from './kyc-match-settings';
@@ -15,6 +16,7 @@ import { cacheRule, txnClaimRule, verificationSettings } from './verification-se
 export { PRODUCTION_READINESS_DELAY_MS, readinessDelayMs } from './server-settings';
 export { txnClaimNeedsMs } from './verification-settings';
 export { webhookPartnerConcurrency } from './subscription-settings';
+export type { AdminSettings } from './admin-settings';
 export type { AuditSettings } from './audit-settings';
 export type { GraphqlSettings } from './graphql-settings';
 export type { KycMatchSettings } from './kyc-match-settings';
@@ -39,6 +41,7 @@ const settings = z.object({
   ...auditSettings,
   ...subscriptionSettings,
   ...kycMatchSettings,
+  ...adminSettings,
 });
 
 type Settings = z.infer<typeof settings>;
@@ -50,7 +53,7 @@ type Settings = z.infer<typeof settings>;
 const rules: SettingsRule<Settings>[] = [
   upstreamPairRule, stateRules, listenerRules, productionPartnersRule, productionUpstreamRule,
   issuerRules, productionIssuerRule, productionSinkKeyRule, productionJwksRule, timeoutRules,
-  backoffRule, txnClaimRule, concurrencyRule, cacheRule,
+  backoffRule, txnClaimRule, concurrencyRule, cacheRule, adminRules,
 ];
 
 /**

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { AdminSettings } from '../config/admin-settings';
 import { ServerSettings, readinessDelayMs } from '../config/server-settings';
 import { Logger } from '../observability/logger';
 import { createAdminApp, createApp } from './app';
@@ -14,6 +15,11 @@ export interface HttpDeps {
   routes: Routes;
   /** Probes, metrics, events: on ADMIN_PORT when set, else on the partners' port. */
   adminRoutes: Routes;
+  /**
+   * The admin API and console (CONTRACT §12): never on the partners' port. On ADMIN_PORT when
+   * set; else, outside production, on a loopback-only listener of their own (ADMIN_CONSOLE_PORT).
+   */
+  consoleRoutes?: Routes;
   /** Told of the partners' address once it listens, before any request is served. */
   onListening(url: string): void;
   /** Called first on close, while the listeners still serve: /readyz starts answering 503. */
@@ -25,6 +31,8 @@ export interface HttpListeners {
   port: number;
   adminUrl?: string;
   adminPort?: number;
+  /** Where the admin API and console answer (ADMIN_PORT's listener or the loopback console listener); undefined: off. */
+  consoleUrl?: string;
   /** Ends the readiness delay of a close() under way (or about to start): drain at once. */
   drainNow: () => void;
   /**
@@ -35,7 +43,7 @@ export interface HttpListeners {
 }
 
 /** The partners' listener and, with ADMIN_PORT, the admin one (CONTRACT §4, §10). */
-export async function createHttp(deps: HttpDeps, config: ServerSettings): Promise<HttpListeners> {
+export async function createHttp(deps: HttpDeps, config: ServerSettings & Pick<AdminSettings, 'ADMIN_CONSOLE_PORT'>): Promise<HttpListeners> {
   const { logger } = deps;
   let closing: Promise<void> | undefined;
   let delaySkipped = false;
@@ -47,9 +55,13 @@ export async function createHttp(deps: HttpDeps, config: ServerSettings): Promis
   // can keep away from the partners' ingress (CONTRACT §4).
   const adminServer = config.ADMIN_PORT === undefined ? undefined : createHttpServer(config);
   const adminShutdown = adminServer && prepareShutdown(adminServer);
-  const { routes, adminRoutes, requestMetrics } = deps;
+  const { routes, adminRoutes, requestMetrics, consoleRoutes = [] } = deps;
+  // No ADMIN_PORT, outside production: the console on loopback only, so `npm start` shows it and nothing else can reach it.
+  const consoleServer = adminServer === undefined && consoleRoutes.length > 0 && config.NODE_ENV !== 'production' ? createHttpServer(config) : undefined;
+  const consoleShutdown = consoleServer && prepareShutdown(consoleServer);
   server.on('request', createApp({ logger, requestMetrics, routes, adminRoutes, trustProxyHops: config.TRUST_PROXY_HOPS, adminElsewhere: adminServer !== undefined }));
-  adminServer?.on('request', createAdminApp({ logger, requestMetrics, adminRoutes }));
+  adminServer?.on('request', createAdminApp({ logger, requestMetrics, adminRoutes: [...adminRoutes, ...consoleRoutes] }));
+  consoleServer?.on('request', createAdminApp({ logger, requestMetrics, adminRoutes: consoleRoutes }));
   // Expect: 100-continue: the app answers, and the body parser sends 100 Continue only once the
   // request is authenticated and its declared size accepted (src/http/expect-continue.ts).
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => server.emit('request', req, res));
@@ -68,6 +80,16 @@ export async function createHttp(deps: HttpDeps, config: ServerSettings): Promis
       throw new Error(`ADMIN_PORT ${config.ADMIN_PORT} on ${adminHost}: ${(err as Error).message}`, { cause: err });
     }
     listeners.adminUrl = `http://${shownHost(adminHost)}:${listeners.adminPort}`;
+    if (consoleRoutes.length > 0) listeners.consoleUrl = listeners.adminUrl;
+  } else if (consoleServer) {
+    try {
+      listeners.consoleUrl = `http://127.0.0.1:${await listen(consoleServer, config.ADMIN_CONSOLE_PORT, '127.0.0.1')}`;
+    } catch (err) {
+      // The partners' port is the service; a console port taken (a second instance on one machine) only costs the console.
+      logger.warn({ port: config.ADMIN_CONSOLE_PORT, reason: (err as Error).message }, 'console not started: ADMIN_CONSOLE_PORT cannot be listened on');
+    }
+  } else if (consoleRoutes.length > 0) {
+    logger.info('admin API and console off: production without ADMIN_PORT (set ADMIN_PORT to serve them on the admin listener)');
   }
 
   async function close(): Promise<void> {
@@ -88,7 +110,8 @@ export async function createHttp(deps: HttpDeps, config: ServerSettings): Promis
     // The admin listener last: until the partners' requests are done, /readyz keeps saying
     // shutting_down and /metrics keeps being scraped. Its own requests are short.
     adminShutdown?.announce();
-    await adminShutdown?.drain(config.SHUTDOWN_GRACE_MS);
+    consoleShutdown?.announce();
+    await Promise.all([adminShutdown?.drain(config.SHUTDOWN_GRACE_MS), consoleShutdown?.drain(config.SHUTDOWN_GRACE_MS)]);
   }
   return listeners;
 }

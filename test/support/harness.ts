@@ -82,7 +82,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const state = opts.serverOptions?.store ? undefined : await acquireTestState(opts.env);
   const auditDir = mkdtempSync(join(tmpdir(), 'vc-audit-'));
   const config = loadConfig({
-    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent',
+    PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ADMIN_CONSOLE_PORT: '0',
     HLR_URL: `${simUrl}/hlr`, SIM_URL: `${simUrl}/sim`, CRM_URL: `${crmBase}/crm`,
     // Each server's own audit files, never the repository's ./var.
     AUDIT_DIR: auditDir,

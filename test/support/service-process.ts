@@ -19,7 +19,7 @@ export interface ServiceProcess {
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
   const svc = await startNode([MAIN], {
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', AUDIT_DIR: mkdtempSync(join(tmpdir(), 'vc-audit-')), ...env }, ready: /"url":"(http:\/\/[^"]+)"/, what: 'service',
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ADMIN_CONSOLE_PORT: '0', AUDIT_DIR: mkdtempSync(join(tmpdir(), 'vc-audit-')), ...env }, ready: /"url":"(http:\/\/[^"]+)"/, what: 'service',
   });
   return {
     proc: svc.proc, url: (svc.match as RegExpExecArray)[1], exited: svc.exited,

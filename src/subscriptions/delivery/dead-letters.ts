@@ -69,6 +69,19 @@ export class DeadLetters {
     return done;
   }
 
+  /** Removes a dead letter for good; false when there is no such dead letter. */
+  async drop(jobId: string): Promise<boolean> {
+    const job = await this.queue.getJob(jobId);
+    if (!job || !(await job.isFailed())) return false;
+    await job.remove();
+    return true;
+  }
+
+  /** How many dead letters wait. */
+  async count(): Promise<number> {
+    return this.queue.getFailedCount();
+  }
+
   async close(): Promise<void> {
     await this.queue.close();
     this.connection.disconnect();
