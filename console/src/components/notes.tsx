@@ -13,3 +13,8 @@ export function StatusNote(props: { children: ComponentChildren }) {
 export function Loading(props: { what: string }) {
   return <p class="muted" aria-live="polite">Loading {props.what}…</p>;
 }
+
+/** Something the person should know that is not a failure (a store this instance does not keep). */
+export function InfoNote(props: { children: ComponentChildren }) {
+  return <p class="note info">{props.children}</p>;
+}

@@ -15,6 +15,7 @@ export function SignInPage(props: { expired: boolean }) {
     <main id="main" class="sign-in">
       <div class="card">
         <h1 tabIndex={-1} ref={heading}>verify-customer console</h1>
+        <p class="muted">For the operator's staff: partners and their secrets, usage, the audit trail and webhooks.</p>
         {props.expired && <p role="status">Your session has ended. Sign in again to go on.</p>}
         {error && <p role="alert" class="error">{error}</p>}
         {providers?.oidc && (

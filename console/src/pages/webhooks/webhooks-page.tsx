@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, must, Schemas } from '../../api/client';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { PageHeader } from '../../components/page-header';
-import { ErrorNote, Loading, StatusNote } from '../../components/notes';
+import { ErrorNote, InfoNote, Loading, StatusNote } from '../../components/notes';
 import { useLoad } from '../../components/use-load';
 import { utc } from '../../format';
 import { useCan } from '../../session/session';
@@ -32,7 +32,10 @@ export function WebhooksPage() {
         <button type="button" onClick={letters.reload}>Refresh</button>
       </PageHeader>
       {done && <StatusNote>{done}</StatusNote>}
-      {(error ?? letters.error) && <ErrorNote>{error ?? letters.error}</ErrorNote>}
+      {error && <ErrorNote>{error}</ErrorNote>}
+      {letters.error && (letters.status === 503
+        ? <InfoNote>No dead letters to show: {letters.error}.</InfoNote>
+        : <ErrorNote>{letters.error}</ErrorNote>)}
       {!letters.data && letters.loading && <Loading what="dead letters" />}
       {letters.data && (
         <div class="table-wrap">
