@@ -149,10 +149,18 @@ export class OpenApiSpec {
     }
     const content = response.content as Schema | undefined;
     if (!content) return errors;
-    const media = content['application/json'] as Schema | undefined;
-    if (!media) return [...errors, 'document has no application/json content for this response'];
+    // application/json, else a JSON-based type such as RFC 9457's application/problem+json.
+    const mediaType = content['application/json'] ? 'application/json' : Object.keys(content).find((k) => /^application\/[\w.-]+\+json$/.test(k));
+    const media = mediaType === undefined ? undefined : content[mediaType] as Schema | undefined;
+    if (!media || mediaType === undefined) {
+      // A document that is not JSON (a sign-in step's HTML page): its content type only.
+      const other = Object.keys(content);
+      const type = (headers.get('content-type') ?? '').toLowerCase();
+      if (other.length > 0 && other.some((k) => type.startsWith(k))) return errors;
+      return [...errors, 'document has no application/json content for this response'];
+    }
     const type = headers.get('content-type') ?? '';
-    if (!/^application\/json\b/.test(type)) errors.push(`content-type is "${type}", not application/json`);
+    if (!type.toLowerCase().startsWith(mediaType) || /^[\w.+-]/.test(type.slice(mediaType.length))) errors.push(`content-type is "${type}", not ${mediaType}`);
     if (body === undefined) return [...errors, 'body: expected JSON, got nothing (no JSON body)'];
     errors.push(...this.validate(media.schema as Schema, body, 'body'));
     return errors;
@@ -202,6 +210,13 @@ export class OpenApiSpec {
     }
     return n;
   }
+}
+
+let admin: OpenApiSpec | undefined;
+/** docs/openapi-admin.yaml, parsed once per test file; paths under /admin/api/v1. */
+export function adminApiSpec(): OpenApiSpec {
+  admin ??= OpenApiSpec.load(join(__dirname, '..', '..', 'docs', 'openapi-admin.yaml'), '/admin/api/v1');
+  return admin;
 }
 
 let shared: OpenApiSpec | undefined;
