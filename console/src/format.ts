@@ -10,7 +10,14 @@ export function day(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** The registry's operations (what a partner may be allowed), in the order the console lists them. */
+export const OPERATIONS = ['kyc', 'sim_swap', 'kyc_match', 'device_swap', 'call_forwarding', 'number_recycling'] as const;
+
+/** Registry operations and the audit trail's operation names (CAMARA SIM Swap and KYC Tenure record their own). */
 export const OPERATION_LABELS: Record<string, string> = {
+  check: 'SIM swap check',
+  'retrieve-date': 'SIM swap date',
+  'check-tenure': 'KYC tenure',
   kyc: 'KYC',
   sim_swap: 'SIM swap',
   kyc_match: 'KYC Match',

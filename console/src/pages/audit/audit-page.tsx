@@ -51,7 +51,7 @@ export function AuditPage() {
       {busy && !items && <Loading what="audit records" />}
       {items && asked && (
         <div class="table-wrap">
-          <table>
+          <table class="stack">
             <caption>{items.length} record{items.length === 1 ? '' : 's'}{cursor ? ' so far' : ''}, newest first</caption>
             <thead>
               <tr><th scope="col">Time</th><th scope="col">Partner</th><th scope="col">API</th><th scope="col">Phone number</th><th scope="col">Outcome</th><th scope="col">Purpose</th><th scope="col">Correlator</th></tr>
@@ -59,13 +59,13 @@ export function AuditPage() {
             <tbody>
               {items.map((r) => (
                 <tr key={r.id}>
-                  <td class="nowrap">{utc(r.time)}</td>
-                  <td class="nowrap">{r.partner}</td>
-                  <td class="nowrap">{r.interface} {operationLabel(r.operation)}</td>
-                  <td class="mono">{r.msisdn}</td>
-                  <td class="nowrap"><span class={r.httpStatus < 400 ? 'badge ok' : 'badge bad'}>{r.httpStatus}</span> <span class="mono">{r.code}</span>{r.replayed ? ' (replayed)' : ''}</td>
-                  <td>{r.purpose ?? <span class="muted">—</span>}</td>
-                  <td class="mono small">{r.correlator}</td>
+                  <td data-label="Time" class="nowrap">{utc(r.time)}</td>
+                  <td data-label="Partner" class="nowrap">{r.partner}</td>
+                  <td data-label="API" class="nowrap">{`${r.interface} ${operationLabel(r.operation)}`}</td>
+                  <td data-label="Phone number" class="mono">{r.msisdn}</td>
+                  <td data-label="Outcome" class="nowrap"><span><span class={r.httpStatus < 400 ? 'badge ok' : 'badge bad'}>{r.httpStatus}</span> <span class="mono">{r.code}</span>{r.replayed ? ' (replayed)' : ''}</span></td>
+                  <td data-label="Purpose">{r.purpose ?? <span class="muted">—</span>}</td>
+                  <td data-label="Correlator" class="mono small nowrap">{r.correlator}</td>
                 </tr>
               ))}
               {items.length === 0 && <tr><td colSpan={7} class="muted">No record matches.</td></tr>}

@@ -12,43 +12,65 @@ const ACTIONS: Record<Change['action'], string> = {
   'secret.revoke': 'secret revoked',
 };
 
-function show(v: unknown): string {
-  if (v === undefined) return '—';
+interface SecretListed { id: string; validUntil?: string | null }
+
+/** A field's value as a person reads it: secrets by id and end of validity, lists joined, nothing as "none". */
+function show(field: string, v: unknown): string {
+  if (v === undefined || v === null) return 'none';
+  if (field === 'secrets' && Array.isArray(v)) {
+    return (v as SecretListed[]).map((s) => (s.validUntil ? `${s.id} (until ${utc(s.validUntil)})` : s.id)).join(', ') || 'none';
+  }
+  if (Array.isArray(v)) return v.map(String).join(', ') || 'none';
+  if (field === 'rateLimit' && typeof v === 'object') {
+    const r = v as { perSecond?: number; burst?: number };
+    return `${r.perSecond}/s, burst ${r.burst}`;
+  }
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** before → after, field by field, only the fields that differ (secrets are never in an entry). */
-export function changedFields(c: Change): { field: string; before: string; after: string }[] {
+/** before → after, only the fields that differ (secrets appear by id only: an entry never holds one). */
+export function changedFields(c: Change): { field: string; before?: string; after?: string }[] {
   const before = c.before ?? {};
   const after = c.after ?? {};
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   return fields
     .filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]))
-    .map((f) => ({ field: f, before: c.before ? show(before[f]) : '—', after: c.after ? show(after[f]) : '—' }));
+    .map((f) => ({ field: f, ...(c.before ? { before: show(f, before[f]) } : {}), ...(c.after ? { after: show(f, after[f]) } : {}) }));
+}
+
+function Diff(props: { change: Change }) {
+  return (
+    <ul class="diff">
+      {changedFields(props.change).map((d) => (
+        <li key={d.field}>
+          <code>{d.field}</code>{' '}
+          {d.before !== undefined && <span class="before">{d.before}</span>}
+          {d.before !== undefined && d.after !== undefined && ' → '}
+          {d.after !== undefined && <span class="after">{d.after}</span>}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 export function ChangeTable(props: { items: Change[]; showPartner: boolean; caption: string }) {
   return (
     <div class="table-wrap">
-      <table>
+      <table class="stack">
         <caption class="sr-only">{props.caption}</caption>
         <thead>
           <tr>
-            <th scope="col">When</th><th scope="col">Who</th>{props.showPartner && <th scope="col">Partner</th>}<th scope="col">What</th><th scope="col">Before → after</th>
+            <th scope="col">When</th><th scope="col">Who</th>{props.showPartner && <th scope="col">Partner</th>}<th scope="col">What</th><th scope="col">Change (before → after)</th>
           </tr>
         </thead>
         <tbody>
           {props.items.map((c) => (
             <tr key={c.id}>
-              <td class="nowrap">{utc(c.at)}</td>
-              <td>{c.actor.name} <span class="muted">({c.actor.type})</span></td>
-              {props.showPartner && <td><Link to={`/partners/${encodeURIComponent(c.partner)}`}>{c.partner}</Link></td>}
-              <td>{ACTIONS[c.action] ?? c.action}</td>
-              <td>
-                <ul class="diff">
-                  {changedFields(c).map((d) => <li key={d.field}><code>{d.field}</code>: <span class="before">{d.before}</span> → <span class="after">{d.after}</span></li>)}
-                </ul>
-              </td>
+              <td data-label="When" class="nowrap">{utc(c.at)}</td>
+              <td data-label="Who"><span>{c.actor.name} <span class="muted">({c.actor.type})</span></span></td>
+              {props.showPartner && <td data-label="Partner" class="nowrap"><Link to={`/partners/${encodeURIComponent(c.partner)}`}>{c.partner}</Link></td>}
+              <td data-label="What">{ACTIONS[c.action] ?? c.action}</td>
+              <td data-label="Change"><Diff change={c} /></td>
             </tr>
           ))}
           {props.items.length === 0 && <tr><td colSpan={props.showPartner ? 5 : 4} class="muted">No change recorded.</td></tr>}

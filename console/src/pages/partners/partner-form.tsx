@@ -1,9 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { Partner, Schemas } from '../../api/client';
-import { OPERATION_LABELS } from '../../format';
+import { OPERATION_LABELS, OPERATIONS } from '../../format';
 
 type Operation = Schemas['Operation'];
-const OPERATIONS = Object.keys(OPERATION_LABELS) as Operation[];
 
 export interface PartnerFields {
   name: string;

@@ -29,7 +29,7 @@ export function PartnersPage() {
       {!partners.data && partners.loading && <Loading what="partners" />}
       {partners.data && (
         <div class="table-wrap">
-          <table>
+          <table class="stack">
             <caption class="sr-only">Partners{needle ? `, filtered by “${filter}”` : ''}: {shown.length} shown</caption>
             <thead>
               <tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Kind</th><th scope="col">Operations</th><th scope="col">Api key</th><th scope="col">Secrets</th></tr>
@@ -37,12 +37,12 @@ export function PartnersPage() {
             <tbody>
               {shown.map((p) => (
                 <tr key={p.name}>
-                  <th scope="row"><Link to={`/partners/${encodeURIComponent(p.name)}`}>{p.name}</Link></th>
-                  <td><span class={p.enabled ? 'badge ok' : 'badge bad'}>{p.enabled ? 'enabled' : 'disabled'}</span></td>
-                  <td>{p.kind}</td>
-                  <td>{p.operations.map(operationLabel).join(', ')}</td>
-                  <td class="mono">{p.apiKey}</td>
-                  <td>{p.secrets.length}</td>
+                  <th scope="row" data-label="Name"><Link to={`/partners/${encodeURIComponent(p.name)}`}>{p.name}</Link></th>
+                  <td data-label="Status"><span class={p.enabled ? 'badge ok' : 'badge bad'}>{p.enabled ? 'enabled' : 'disabled'}</span></td>
+                  <td data-label="Kind">{p.kind}</td>
+                  <td data-label="Operations">{p.operations.map(operationLabel).join(', ')}</td>
+                  <td data-label="Api key" class="mono">{p.apiKey}</td>
+                  <td data-label="Secrets">{p.secrets.length}</td>
                 </tr>
               ))}
               {shown.length === 0 && <tr><td colSpan={6} class="muted">{needle ? 'No partner matches the filter.' : 'No partner yet.'}</td></tr>}

@@ -32,13 +32,13 @@ function Results(props: { usage: Schemas['Usage'] }) {
     <>
       <TimeChart caption={`Requests per partner and API, per ${props.usage.interval} (UTC)`} times={times} series={series} height={260} />
       <div class="table-wrap">
-        <table>
+        <table class="stack">
           <caption>Totals for the period</caption>
           <thead><tr><th scope="col">Partner</th><th scope="col">API</th><th scope="col" class="num">Answered</th><th scope="col" class="num">Refused</th><th scope="col" class="num">Replayed</th></tr></thead>
           <tbody>
             {totals.map((t) => (
               <tr key={`${t.partner}/${t.operation}`}>
-                <td>{t.partner}</td><td>{operationLabel(t.operation)}</td><td class="num">{t.answered}</td><td class="num">{t.refused}</td><td class="num">{t.replayed}</td>
+                <td data-label="Partner">{t.partner}</td><td data-label="API">{operationLabel(t.operation)}</td><td data-label="Answered" class="num">{t.answered}</td><td data-label="Refused" class="num">{t.refused}</td><td data-label="Replayed" class="num">{t.replayed}</td>
               </tr>
             ))}
             {totals.length === 0 && <tr><td colSpan={5} class="muted">Nothing recorded in this period.</td></tr>}
@@ -57,6 +57,14 @@ export function UsagePage() {
     from: query.from, to: query.to, interval: query.interval, ...(query.partner ? { partner: query.partner } : {}),
   } } })), [query]);
   const set = (k: keyof Query) => (e: { currentTarget: { value: string } }) => setForm({ ...form, [k]: e.currentTarget.value });
+  // Per hour over a week is 168 points of mostly nothing: switching to hours narrows the period to today and yesterday.
+  const pickInterval = (e: { currentTarget: { value: string } }) => {
+    const interval = e.currentTarget.value as Query['interval'];
+    const long = Date.parse(form.to) - Date.parse(form.from) > 2 * 86400_000;
+    setForm(interval === 'hour' && long
+      ? { ...form, interval, from: day(new Date(Date.now() - 86400_000)), to: day(new Date(Date.now() + 86400_000)) }
+      : { ...form, interval });
+  };
   return (
     <>
       <PageHeader title="Usage" description="Answered requests per partner and API, from the audit trail: what finance bills from." >
@@ -67,7 +75,7 @@ export function UsagePage() {
         <div class="field"><label for="usage-to">To (exclusive)</label><input id="usage-to" type="date" required value={form.to} onInput={set('to')} /></div>
         <div class="field">
           <label for="usage-interval">Per</label>
-          <select id="usage-interval" value={form.interval} onChange={set('interval')}><option value="day">day</option><option value="hour">hour</option></select>
+          <select id="usage-interval" value={form.interval} onChange={pickInterval}><option value="day">day</option><option value="hour">hour</option></select>
         </div>
         <div class="field">
           <label for="usage-partner">Partner</label>

@@ -39,7 +39,7 @@ export function WebhooksPage() {
       {!letters.data && letters.loading && <Loading what="dead letters" />}
       {letters.data && (
         <div class="table-wrap">
-          <table>
+          <table class="stack">
             <caption>Dead letters ({letters.data.length})</caption>
             <thead>
               <tr><th scope="col">Partner</th><th scope="col">Event</th><th scope="col">Sink</th><th scope="col">Attempts</th><th scope="col">Last outcome</th><th scope="col">Dead since</th>{canEdit && <th scope="col"><span class="sr-only">Actions</span></th>}</tr>
@@ -47,16 +47,18 @@ export function WebhooksPage() {
             <tbody>
               {letters.data.map((d) => (
                 <tr key={d.jobId}>
-                  <td>{d.partner}</td>
-                  <td><span class="mono small">{d.eventId}</span><br /><span class="muted">{d.type.split('.').pop()} · subscription <span class="mono">{d.subscriptionId}</span></span></td>
-                  <td class="mono">{d.sinkOrigin}</td>
-                  <td class="num">{d.attempts}</td>
-                  <td>{d.lastOutcome}</td>
-                  <td class="nowrap">{utc(d.deadAt)}</td>
+                  <td data-label="Partner">{d.partner}</td>
+                  <td data-label="Event"><span><span class="mono small">{d.eventId}</span><br /><span class="muted">{d.type.split('.').pop()} · subscription <span class="mono">{d.subscriptionId}</span></span></span></td>
+                  <td data-label="Sink" class="mono">{d.sinkOrigin}</td>
+                  <td data-label="Attempts" class="num">{d.attempts}</td>
+                  <td data-label="Last outcome">{d.lastOutcome}</td>
+                  <td data-label="Dead since" class="nowrap">{utc(d.deadAt)}</td>
                   {canEdit && (
-                    <td class="nowrap">
-                      <button type="button" class="small" aria-label={`Replay event ${d.eventId}`} onClick={() => void replay(d)}>Replay</button>{' '}
-                      <button type="button" class="small danger" aria-label={`Drop event ${d.eventId}`} onClick={() => setDropping(d)}>Drop</button>
+                    <td data-label="" class="nowrap">
+                      <span class="actions">
+                        <button type="button" class="small" aria-label={`Replay event ${d.eventId}`} onClick={() => void replay(d)}>Replay</button>
+                        <button type="button" class="small danger" aria-label={`Drop event ${d.eventId}`} onClick={() => setDropping(d)}>Drop</button>
+                      </span>
                     </td>
                   )}
                 </tr>
