@@ -19,8 +19,8 @@ import { Logger, createLogger } from './observability/logger';
 import { PrometheusMetrics } from './observability/prometheus-metrics';
 import { PrometheusWebhookMetrics } from './observability/webhook-metrics';
 import { createOps } from './ops/create-ops';
-import { createPartners } from './partners/create-partners';
-import { FilePartnerRegistry } from './partners/file-partner-registry';
+import { RegistryState, createPartners } from './partners/create-partners';
+import { PartnerRegistry } from './partners/partners';
 import { PartnerAdmin } from './partners/ports/partner-admin';
 import { Simulator } from './simulator/simulator';
 import { createSubscriptions } from './subscriptions/create-subscriptions';
@@ -47,7 +47,12 @@ export interface RunningServer {
   /** What to print at start about the console: its address and, in development, the one-time login link. */
   consoleBanner: string[];
   metrics: PrometheusMetrics;
-  partners: FilePartnerRegistry;
+  /** The partner registry in force (PARTNERS_FILE, or PostgreSQL with DATABASE_URL). */
+  partners: PartnerRegistry;
+  /** The management plane over the same registry (CONTRACT §12). */
+  partnerAdmin: PartnerAdmin;
+  /** The registry's state as /readyz reports it: file, database, stale or unloaded. */
+  registryState(): RegistryState;
   /** Verifies CAMARA bearer tokens (built-in and external issuer). */
   accessTokens: AccessTokenVerifier;
   /** The built-in OAuth issuer's identifier (PUBLIC_URL or the listening address); undefined when OAUTH_BUILTIN=false. */
@@ -57,7 +62,7 @@ export interface RunningServer {
   /** The in-process simulator when no upstream URLs were configured. */
   simulator?: Simulator;
   simulatorUrl?: string;
-  /** Re-reads PARTNERS_FILE; keeps the registry in force when the file is bad. */
+  /** Re-reads PARTNERS_FILE (or the database registry now); keeps the registry in force when it fails. */
   reloadPartners(): void;
   /** Re-reads OAUTH_SIGNING_KEY_FILE (key rotation); keeps the keys in force when the file is bad. */
   reloadSigningKeys(): Promise<void>;
@@ -107,12 +112,12 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const kycMatch = await life.start('kyc-match', () => createKycMatchApi({ ...camaraApi, records: upstreams.crm, quotas: store.quotas, metrics }, config));
   const graphql = await life.start('graphql', () => createGraphql({ ...signed, logger }, config));
   const ops = await life.start('ops', () => createOps({
-    registry: metrics.registry, storeMode: () => store.mode(), upstreams: upstreams.states, auditMode: () => audit.writer.mode(),
+    registry: metrics.registry, storeMode: () => store.mode(), upstreams: upstreams.states, auditMode: () => audit.writer.mode(), registryState: partners.state,
     events: { service, normalise, subscriptions: subscriptions.service },
   }, config));
   const admin = await life.start('admin', () => createAdmin({
-    logger, clock, partners: adminPort(partners), normalise, upstreams: upstreams.states, storeMode: () => store.mode(),
-    auditMode: () => audit.writer.mode(), registryKind: () => 'file',
+    logger, clock, partners: partners.admin, normalise, upstreams: upstreams.states, storeMode: () => store.mode(),
+    auditMode: () => audit.writer.mode(), registryKind: () => partners.state(),
   }, config));
   const http = await life.start('http', () => createHttp({
     logger, requestMetrics: metrics,
@@ -125,7 +130,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
 
   const issuer = oauth.issuer();
   return {
-    url: http.url, port: http.port, metrics, partners: partners.registry, accessTokens: tokens, audit: audit.writer,
+    url: http.url, port: http.port, metrics, partners: partners.registry, partnerAdmin: partners.admin, registryState: partners.state, accessTokens: tokens, audit: audit.writer,
     reloadPartners: partners.reload, reloadSigningKeys: oauth.reloadKeys, close: () => life.close(), drainNow: http.drainNow,
     ...(http.adminUrl === undefined ? {} : { adminUrl: http.adminUrl, adminPort: http.adminPort }),
     ...(http.consoleUrl === undefined ? {} : { consoleUrl: http.consoleUrl }),
@@ -133,12 +138,4 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     ...(issuer === undefined ? {} : { oauthIssuer: issuer }),
     ...(upstreams.simulator ? { simulator: upstreams.simulator, simulatorUrl: upstreams.simulatorUrl } : {}),
   };
-}
-
-/** The registry's management plane (h30a's stores); until it is there, every call says so. */
-function adminPort(partners: object): PartnerAdmin {
-  const given = (partners as { admin?: PartnerAdmin }).admin;
-  if (given) return given;
-  const off = () => Promise.reject(new Error('the registry has no management plane yet'));
-  return { list: async () => [], get: async () => undefined, create: off, update: off, rotateSecret: off, revokeSecret: off, changes: async () => ({ items: [] }) };
 }

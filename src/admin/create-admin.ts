@@ -31,7 +31,7 @@ export interface AdminDeps {
   upstreams(): Record<string, string>;
   storeMode(): string;
   auditMode(): string;
-  /** Where the registry lives: file or postgres. */
+  /** The registry's state: file, database, stale or unloaded. */
   registryKind(): string;
 }
 

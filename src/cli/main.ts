@@ -4,7 +4,7 @@ import { AUDIT_USAGE, auditCommand } from './audit-command';
 import { callCommand } from './call-command';
 import { CREDENTIAL_OPTIONS, credentialsFrom, signedQuery } from './credentials';
 import { CliIo, processIo } from './io';
-import { partnersCommand } from './partners-command';
+import { PARTNERS_USAGE, partnersCommand } from './partners-command';
 import { webhooksCommand } from './webhooks-command';
 import { requireSupportedNode } from '../kernel/runtime-check';
 import { USAGE_USAGE, usageCommand } from './usage-command';
@@ -12,7 +12,7 @@ import { USAGE_USAGE, usageCommand } from './usage-command';
 const USAGE = `usage: verify-customer <command>
   sign [--key K --secret S] [--timestamp T] [--hmac]     print a signed query string
   call kyc|sim_swap MSISDN [--url URL] [--key K --secret S] [--txn-id ID] [--max-age H] [--hmac]
-  partners add NAME [--file PATH] [--operations kyc,sim_swap,kyc_match,device_swap,call_forwarding,number_recycling] [--hmac]
+  ${PARTNERS_USAGE}
   webhooks dead-letters [--json] | webhooks replay <jobId>... | --all
   ${AUDIT_USAGE}
   ${USAGE_USAGE}
@@ -42,7 +42,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       case 'call':
         return await callCommand(rest, io);
       case 'partners':
-        return partnersCommand(rest, io);
+        return await partnersCommand(rest, io);
       case 'audit':
         return await auditCommand(rest, io);
       case 'usage':

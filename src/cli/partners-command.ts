@@ -1,55 +1,87 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { parsePartners, readPartnersJson } from '../partners/file-partner-registry';
+import { userInfo } from 'node:os';
+import { DomainError } from '../errors/domain-errors';
+import { systemClock } from '../kernel/clock';
+import { FilePartnerStore } from '../partners/adapters/file-partner-store';
+import { openPostgresPartnerStore } from '../partners/adapters/create-postgres-partners';
+import { readPartnersJson, parsePartners } from '../partners/file-partner-registry';
 import { LEGACY_OPERATIONS } from '../partners/operation';
+import { Actor, NewPartner } from '../partners/ports/partner-admin';
+import { recordOf } from '../partners/registry/partner-record';
 import { UsageError, parseCommandArgs, positionals } from './args';
-import { writeFileAtomic } from './atomic-file';
 import { CliIo } from './io';
 
-interface PartnersDocument {
-  partners: Record<string, unknown>[];
+export const PARTNERS_USAGE = `partners add NAME [--file PATH] [--operations kyc,sim_swap,kyc_match,device_swap,call_forwarding,number_recycling] [--hmac]
+  partners import FILE [--file PATH]     add FILE's partners whose name and api key are free
+Partners: --file, else DATABASE_URL (PostgreSQL; PARTNER_SECRETS_KEY_FILE), else PARTNERS_FILE.`;
+
+/** Who the change log names: the CLI and the account that ran it. */
+function cliActor(io: CliIo): Actor {
+  let user = io.env.USER ?? '';
+  try {
+    user ||= userInfo().username;
+  } catch {
+    user ||= 'unknown';
+  }
+  return { type: 'cli', name: `verify-customer partners (${user})` };
 }
 
-/** The registry as it stands (validated by the service's own reader), or an empty one when there is no file yet. */
-function currentDocument(file: string, env: NodeJS.ProcessEnv): PartnersDocument {
-  if (!existsSync(file)) return { partners: [] };
-  const json = readPartnersJson(file);
-  parsePartners(json, file, env);
-  return json as PartnersDocument;
+interface Target {
+  admin: Pick<FilePartnerStore, 'create' | 'importRecords'>;
+  where: string;
+  close(): Promise<void>;
+}
+
+async function targetOf(file: string | undefined, io: CliIo): Promise<Target> {
+  const path = file ?? (io.env.DATABASE_URL ? undefined : io.env.PARTNERS_FILE);
+  if (path !== undefined) {
+    const admin = new FilePartnerStore({ file: path, readPath: path, clock: systemClock, reload: () => undefined, env: io.env });
+    return { admin, where: path, close: () => Promise.resolve() };
+  }
+  const url = io.env.DATABASE_URL;
+  if (!url) throw new UsageError('give --file PATH (or set DATABASE_URL or PARTNERS_FILE)');
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  const opened = await openPostgresPartnerStore(url, io.env.PARTNER_SECRETS_KEY_FILE, systemClock);
+  return { admin: opened.admin, where: 'the database registry', close: () => opened.close() };
 }
 
 /**
- * `partners add NAME`: a new api key and a random 32-byte secret, validated in memory by the
- * service's own reader and then written atomically (mode 0600) to the partners file. The
- * secret is printed once, to hand to the partner; it is never logged and never left in a
- * temp file.
+ * `partners add NAME`: a new api key and a random 32-byte secret, through the same management
+ * plane as the admin API (validation, change log naming the CLI); the secret is printed once and
+ * never logged nor left in a temp file. `partners import FILE`: a registry file's partners, the
+ * ones whose name and api key are free. Either works on a file (written atomically, mode 0600)
+ * or on the database registry, whose running instances load the change within 2 s.
  */
-export function partnersCommand(argv: readonly string[], io: CliIo): number {
+export async function partnersCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals: given } = parseCommandArgs(argv, {
     file: { type: 'string' },
     operations: { type: 'string' },
     hmac: { type: 'boolean' },
   });
-  const [sub, name] = positionals(given, ['add', 'NAME']);
-  if (sub !== 'add') throw new UsageError('the only partners command is "add"');
-  const file = values.file ?? io.env.PARTNERS_FILE;
-  if (!file) throw new UsageError('give --file PATH (or set PARTNERS_FILE)');
-  const operations = (values.operations ?? LEGACY_OPERATIONS.join(',')).split(',');
-  const doc = currentDocument(file, io.env);
-  if (doc.partners.some((p) => p.name === name)) throw new UsageError(`a partner named ${name} already exists in ${file}`);
-  const apiKey = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 40)}-${randomBytes(6).toString('hex')}`;
-  const secret = randomBytes(32).toString('hex');
-  const entry: Record<string, unknown> = { name, apiKey, secret, operations, enabled: true };
-  if (values.hmac) entry.signature = 'hmac-sha256';
-  const next: PartnersDocument = { ...doc, partners: [...doc.partners, entry] };
+  const [sub, arg] = positionals(given, ['add|import', given[0] === 'import' ? 'FILE' : 'NAME']);
+  if (sub !== 'add' && sub !== 'import') throw new UsageError('partners commands: "add", "import"');
+  if (sub === 'import' && (values.operations !== undefined || values.hmac)) throw new UsageError('partners import takes only --file');
+  // Read and validate an import's source before anything is opened or written.
+  const incoming = sub === 'import' ? parsePartners(readPartnersJson(arg), arg, io.env).map(recordOf) : [];
+  const target = await targetOf(values.file, io);
   try {
-    parsePartners(next, file, io.env);
+    if (sub === 'import') {
+      const { imported, skipped } = await target.admin.importRecords(incoming, cliActor(io));
+      io.out(`imported ${imported.length} partner${imported.length === 1 ? '' : 's'} into ${target.where}${skipped.length ? `; skipped (name or api key taken): ${skipped.join(', ')}` : ''}`);
+      return 0;
+    }
+    const input: NewPartner = { name: arg, operations: (values.operations ?? LEGACY_OPERATIONS.join(',')).split(',') as NewPartner['operations'] };
+    if (values.hmac) input.signature = 'hmac-sha256';
+    const { partner, secret } = await target.admin.create(input, cliActor(io));
+    io.out(target.where === 'the database registry'
+      ? `added partner ${partner.name} to the database registry (every instance loads it within 2 s)`
+      : `added partner ${partner.name} to ${target.where} (send SIGHUP to the service to load it)`);
+    io.out(`api_key=${partner.apiKey}`);
+    io.out(`secret=${secret}`);
+    return 0;
   } catch (err) {
-    throw new UsageError(`refusing to write an invalid registry: ${(err as Error).message}`);
+    if (err instanceof DomainError && err.kind !== 'REGISTRY_UNAVAILABLE') throw new UsageError(err.reason);
+    throw err;
+  } finally {
+    await target.close();
   }
-  writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
-  io.out(`added partner ${name} to ${file} (send SIGHUP to the service to load it)`);
-  io.out(`api_key=${apiKey}`);
-  io.out(`secret=${secret}`);
-  return 0;
 }

@@ -76,6 +76,12 @@ export class ConflictError extends domainError('CONFLICT') {}
 
 export class RateLimitedError extends domainError('RATE_LIMITED') {}
 
+/** An unknown partner or secret named to the management plane (CONTRACT §12). */
+export class NotFoundError extends domainError('NOT_FOUND') {}
+
+/** A partner registry change that cannot be made now: its PostgreSQL store is unreachable. */
+export class RegistryUnavailableError extends domainError('REGISTRY_UNAVAILABLE') {}
+
 /** Upstream down, timed out or its circuit open, and no usable cached answer. */
 export class UpstreamUnavailableError extends domainError('UPSTREAM_UNAVAILABLE') {}
 

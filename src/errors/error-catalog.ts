@@ -54,6 +54,10 @@ export const ERROR_CATALOG = {
   UPSTREAM_UNAVAILABLE: { legacy: ['9999', 503], camara: [503, 'UNAVAILABLE'], graphql: '9999' },
   // AUDIT_FAIL_CLOSED refuses while the audit trail cannot take records: unavailable for now, worth a retry.
   AUDIT_UNAVAILABLE: { legacy: ['9999', 503], camara: [503, 'UNAVAILABLE'], graphql: '9999' },
+  // The management plane (CONTRACT §12, src/partners/ports/partner-admin.ts): an unknown partner
+  // or secret, and a registry change refused while its PostgreSQL store cannot be reached.
+  NOT_FOUND: { legacy: ['11111', 404], graphql: '11111' },
+  REGISTRY_UNAVAILABLE: { legacy: ['9999', 503], graphql: '9999' },
 
   // The transport's conditions (src/http/http-errors.ts).
   ROUTE_NOT_FOUND: { legacy: ['11111', 404], camara: [404, 'NOT_FOUND'], graphql: '11111' },

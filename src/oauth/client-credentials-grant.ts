@@ -5,7 +5,8 @@ import { RateLimitedError } from '../errors/domain-errors';
 import { InvalidClientError, InvalidScopeError } from './oauth-errors';
 import { AccessTokenSigner } from './ports/access-tokens';
 import { AuthFailureReason, Metrics } from '../verification/ports/metrics';
-import { Partner, PartnerRegistry } from '../partners/partners';
+import { Partner, PartnerRegistry, validSecrets } from '../partners/partners';
+import { Clock } from '../kernel/clock';
 import { RateLimiter } from '../verification/ports/state-store';
 
 export interface ClientCredentialsRequest {
@@ -27,6 +28,8 @@ export interface IssuedAccessToken {
 export interface ClientCredentialsGrantDeps {
   registry: PartnerRegistry;
   signer: AccessTokenSigner;
+  /** Judges which secrets are still valid (a rotation's old secret expires on its own). */
+  clock: Clock;
   /** The same throttle the legacy signatures use: a client secret is the partner's secret. */
   throttle?: AuthFailureThrottle;
   /** Failures counted as `interface="oauth"`, beside the signatures', so a guesser here shows in the same alerts. */
@@ -42,6 +45,8 @@ export interface ClientCredentialsGrantDeps {
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 /** Compared against when the client is unknown, so the answer takes as long as for a known one. */
 const NO_SECRET = digest('\0no such client\0');
+/** A partner holds one secret, two during a rotation's grace (CONTRACT §12). */
+const MAX_VALID_SECRETS = 2;
 
 /**
  * The OAuth 2.0 client credentials grant (RFC 6749 §4.4, CONTRACT §7): the client is a
@@ -59,11 +64,10 @@ export class ClientCredentialsGrant {
     }
 
     const partner = registry.find(req.clientId);
-    // Hashing both sides gives equal lengths, so the comparison is constant-time.
-    const secretMatches = timingSafeEqual(digest(req.clientSecret), partner ? digest(partner.secret) : NO_SECRET);
-    if (!partner || !secretMatches || !partner.enabled) {
+    const secretId = this.matchingSecret(req.clientSecret, partner);
+    if (!partner || secretId === undefined || !partner.enabled) {
       throttle?.recordFailure(req.clientId, req.address);
-      const reason: AuthFailureReason = !partner ? 'unknown_key' : !secretMatches ? 'bad_secret' : 'disabled';
+      const reason: AuthFailureReason = !partner ? 'unknown_key' : secretId === undefined ? 'bad_secret' : 'disabled';
       this.deps.metrics?.authFailure(reason, 'oauth');
       throw new InvalidClientError('client authentication failed');
     }
@@ -85,7 +89,24 @@ export class ClientCredentialsGrant {
     }
     if (scopes.length === 0) throw new InvalidScopeError('this client may hold no scope');
 
-    const signed = await this.deps.signer.sign({ clientId: partner.apiKey, scopes });
+    // The token names the secret it was obtained with: revoking that secret ends the token too.
+    const signed = await this.deps.signer.sign({ clientId: partner.apiKey, scopes, secretId });
     return { token: signed.token, expiresInS: signed.expiresInS, scopes, partner };
+  }
+
+  /**
+   * The id of the valid secret the client sent, if any. Both sides are hashed (equal lengths, so
+   * timingSafeEqual applies) and as many comparisons are made whichever matches, or none, or
+   * whether the client exists: the answer's timing tells nothing.
+   */
+  private matchingSecret(clientSecret: string, partner: Partner | undefined): string | undefined {
+    const given = digest(clientSecret);
+    const valid = partner ? validSecrets(partner, this.deps.clock.nowMs()) : [];
+    let matched: string | undefined;
+    for (let i = 0; i < MAX_VALID_SECRETS; i++) {
+      const s = valid[i];
+      if (timingSafeEqual(given, s ? digest(s.secret) : NO_SECRET) && s) matched ??= s.id;
+    }
+    return matched;
   }
 }

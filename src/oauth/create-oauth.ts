@@ -44,7 +44,7 @@ export async function createOauth(deps: OauthDeps, config: OauthSettings & Pick<
   const { builtin } = tokens;
   const routes = builtin ? [
     tokenRoute({
-      grant: new ClientCredentialsGrant({ registry, signer: builtin, throttle: deps.throttle, metrics: deps.metrics, rateLimiter: deps.rateLimiter }),
+      grant: new ClientCredentialsGrant({ registry, signer: builtin, clock, throttle: deps.throttle, metrics: deps.metrics, rateLimiter: deps.rateLimiter }),
       bodyLimitBytes: config.BODY_LIMIT_BYTES, logger,
     }),
     wellKnownRoutes({ issuer: () => publicUrl, jwks: () => builtin.jwks() }),

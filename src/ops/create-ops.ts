@@ -13,6 +13,7 @@ export interface OpsDeps {
   storeMode(): StoreMode;
   upstreams(): Record<string, string>;
   auditMode(): string;
+  registryState(): string;
   /** SIM-management's swap events: the cache to evict, the subscriptions to notify. */
   events: {
     service: VerificationService;

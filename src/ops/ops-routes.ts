@@ -9,6 +9,8 @@ export interface OpsRoutesDeps {
   isShuttingDown(): boolean;
   /** Where audit records go: file, postgres, off, or degraded (spooled locally). */
   auditMode?(): string;
+  /** The partner registry: file, database, stale (database unreachable: the last load serves) or unloaded. */
+  registryState?(): string;
 }
 
 /** Probes and scrapes must never be answered from a proxy's cache. */
@@ -24,7 +26,9 @@ function noStore(_req: Request, res: Response, next: NextFunction): void {
  * - /readyz: 200 while the instance should get traffic, with `degraded` when it serves from
  *   process memory because Redis is unreachable; 503 only while shutting down. An open
  *   upstream breaker is reported but keeps the instance ready: every instance sees the same
- *   upstream, and a ready instance still serves cached KYC answers and honest 9999s.
+ *   upstream, and a ready instance still serves cached KYC answers and honest 9999s. A
+ *   database registry not loaded yet (its database unreachable since start) answers 503
+ *   `not_ready`: the instance would refuse every partner; one serving its last load is `degraded`.
  * - /metrics: Prometheus text format.
  */
 export function opsRoutes(deps: OpsRoutesDeps): Router {
@@ -36,12 +40,18 @@ export function opsRoutes(deps: OpsRoutesDeps): Router {
     const store = deps.storeMode();
     const upstreams = deps.upstreams();
     const audit = deps.auditMode?.();
+    const registry = deps.registryState?.();
     if (deps.isShuttingDown()) {
-      res.status(503).json({ status: 'shutting_down', store, upstreams, audit });
+      res.status(503).json({ status: 'shutting_down', store, upstreams, audit, registry });
+      return;
+    }
+    if (registry === 'unloaded') {
+      res.status(503).json({ status: 'not_ready', store, upstreams, audit, registry });
       return;
     }
     // A degraded audit trail (records spooled locally) keeps the instance ready, as a degraded store does.
-    res.json({ status: store === 'degraded' || audit === 'degraded' ? 'degraded' : 'ready', store, upstreams, audit });
+    const degraded = store === 'degraded' || audit === 'degraded' || registry === 'stale';
+    res.json({ status: degraded ? 'degraded' : 'ready', store, upstreams, audit, registry });
   });
   router.get('/metrics', noStore, async (_req: Request, res: Response) => {
     const body = await deps.registry.metrics();

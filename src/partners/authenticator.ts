@@ -3,7 +3,7 @@ import { AuthFailureThrottle } from '../oauth/auth-failure-throttle';
 import { RateLimitedError, UnauthenticatedError } from '../errors/domain-errors';
 import { Clock } from '../kernel/clock';
 import { AuthFailureReason, AuthInterface, Metrics } from '../verification/ports/metrics';
-import { Partner, PartnerRegistry } from './partners';
+import { Partner, PartnerRegistry, validSecrets } from './partners';
 import { signatureFor } from './signature';
 import { SignatureWindow } from './signature-window';
 
@@ -39,7 +39,11 @@ function equalHex(a: string, b: string): boolean {
  * wrong-signature all read "authentication failed"; the timestamp is judged before the key.
  */
 export class Authenticator {
-  private readonly windows = new WeakMap<Partner, SignatureWindow>();
+  /**
+   * One window per valid MD5 secret, keyed by its prefix (api key + secret: all a window depends
+   * on), so a registry reload that keeps a secret keeps its window; tick() drops the others.
+   */
+  private windows = new Map<string, SignatureWindow>();
 
   constructor(private readonly deps: AuthenticatorDeps) {}
 
@@ -71,24 +75,46 @@ export class Authenticator {
     return partner;
   }
 
-  /** Slides every MD5 partner's window to now, so no request pays for a rebuild. */
+  /**
+   * Slides every valid MD5 secret's window to now, so no request pays for a rebuild, and forgets
+   * the windows of secrets no longer valid (revoked, expired, rotated away, partner disabled).
+   */
   tick(): void {
-    const nowS = Math.floor(this.deps.clock.nowMs() / 1000);
+    const nowMs = this.deps.clock.nowMs();
+    const nowS = Math.floor(nowMs / 1000);
+    const kept = new Map<string, SignatureWindow>();
     for (const p of this.deps.registry.all()) {
-      if (p.enabled && p.signature === 'md5') this.windowFor(p).advanceTo(nowS);
+      if (!p.enabled || p.signature !== 'md5') continue;
+      for (const s of validSecrets(p, nowMs)) {
+        const prefix = p.apiKey + s.secret;
+        const w = this.windows.get(prefix) ?? new SignatureWindow(prefix, this.deps.maxSkewS);
+        w.advanceTo(nowS);
+        kept.set(prefix, w);
+      }
     }
+    this.windows = kept;
   }
 
+  /** At most two secrets are valid at once, so a request costs at most two hashes or window lookups. */
   private signatureMatches(p: Partner, sig: string, timestamp: string | undefined, nowMs: number): boolean {
+    let matched = false;
+    // Every valid secret is tried, a match or not, so the time taken does not say which one matched.
+    for (const s of validSecrets(p, nowMs)) {
+      if (this.secretMatches(p, s.secret, sig, timestamp, nowMs)) matched = true;
+    }
+    return matched;
+  }
+
+  private secretMatches(p: Partner, secret: string, sig: string, timestamp: string | undefined, nowMs: number): boolean {
     switch (p.signature) {
       case 'md5':
         if (timestamp === undefined) {
-          return this.windowFor(p).timestampOf(sig, Math.floor(nowMs / 1000)) !== undefined;
+          return this.windowFor(p.apiKey + secret).timestampOf(sig, Math.floor(nowMs / 1000)) !== undefined;
         }
-        return equalHex(signatureFor('md5', p.apiKey, p.secret, timestamp), sig);
+        return equalHex(signatureFor('md5', p.apiKey, secret, timestamp), sig);
       case 'hmac-sha256':
         if (timestamp === undefined) return false; // hmac-sha256 has no omitted-timestamp form
-        return equalHex(signatureFor('hmac-sha256', p.apiKey, p.secret, timestamp), sig);
+        return equalHex(signatureFor('hmac-sha256', p.apiKey, secret, timestamp), sig);
       default: {
         const never: never = p.signature;
         throw new Error(`unknown signature scheme ${String(never)}`);
@@ -96,11 +122,12 @@ export class Authenticator {
     }
   }
 
-  private windowFor(p: Partner): SignatureWindow {
-    let w = this.windows.get(p);
+  /** A secret new since the last tick gets its window here, once (the ticker keeps it afterwards). */
+  private windowFor(prefix: string): SignatureWindow {
+    let w = this.windows.get(prefix);
     if (!w) {
-      w = new SignatureWindow(p.apiKey + p.secret, this.deps.maxSkewS);
-      this.windows.set(p, w);
+      w = new SignatureWindow(prefix, this.deps.maxSkewS);
+      this.windows.set(prefix, w);
     }
     return w;
   }

@@ -4,24 +4,37 @@ import { AuthFailureThrottle } from '../oauth/auth-failure-throttle';
 import { Logger } from '../observability/logger';
 import { Metrics } from '../verification/ports/metrics';
 import { defaultPartnersPath } from '../kernel/repo-paths';
+import { FilePartnerStore } from './adapters/file-partner-store';
+import { createPostgresPartners } from './adapters/create-postgres-partners';
 import { Authenticator } from './authenticator';
 import { FilePartnerRegistry } from './file-partner-registry';
+import { MemoryPartnerRegistry } from './memory-partner-registry';
+import { PartnerAdmin } from './ports/partner-admin';
+
+/** Where the registry stands: `file`, `database` (in step with it), `stale` (serving the last load: the database is unreachable), `unloaded` (never loaded yet). */
+export type RegistryState = 'file' | 'database' | 'stale' | 'unloaded';
 
 export interface Partners {
-  registry: FilePartnerRegistry;
+  /** The registry in force: the request path's synchronous lookups. */
+  registry: MemoryPartnerRegistry;
+  /** The management plane over the same store (CONTRACT §12). */
+  admin: PartnerAdmin;
   /** Checks the legacy REST and GraphQL signatures. */
   authenticator: Authenticator;
   /** Failed-secret counting shared by the signatures and the OAuth token endpoint. */
   throttle: AuthFailureThrottle;
-  /** Re-reads PARTNERS_FILE; keeps the registry in force when the file is bad. */
+  /** SIGHUP: re-reads PARTNERS_FILE, or the database registry now; keeps the registry in force on failure. */
   reload: () => void;
-  close(): void;
+  /** For /readyz and the console's overview. */
+  state: () => RegistryState;
+  close(): Promise<void>;
 }
 
-/** The partner registry and the signed-request checks. */
-export function createPartners(deps: { clock: Clock; logger: Logger; metrics: Metrics }, config: PartnerSettings): Partners {
+/** The partner registry (PARTNERS_FILE, or PostgreSQL with DATABASE_URL), its management plane, and the signed-request checks. */
+export async function createPartners(deps: { clock: Clock; logger: Logger; metrics: Metrics }, config: PartnerSettings & { NODE_ENV: string }): Promise<Partners> {
   const { clock, logger, metrics } = deps;
-  const registry = new FilePartnerRegistry(config.PARTNERS_FILE ?? defaultPartnersPath());
+  const store = config.DATABASE_URL ? await createPostgresPartners({ clock, logger }, { ...config, DATABASE_URL: config.DATABASE_URL }) : fileStore(clock, logger, config);
+  const { registry } = store;
   const throttle = new AuthFailureThrottle({
     clock, pairLimit: config.AUTH_FAIL_LIMIT, addressLimit: config.AUTH_FAIL_ADDRESS_LIMIT, windowS: config.AUTH_FAIL_WINDOW_S,
   });
@@ -30,15 +43,32 @@ export function createPartners(deps: { clock: Clock; logger: Logger; metrics: Me
   const ticker = setInterval(() => authenticator.tick(), 1000);
   ticker.unref();
   return {
-    registry, authenticator, throttle,
-    reload: () => {
-      try {
-        const n = registry.reload();
-        logger.info({ partners: n }, 'partners reloaded');
-      } catch (err) {
-        logger.error({ err: (err as Error).message }, 'partners reload failed; keeping the registry in force');
-      }
+    registry, admin: store.admin, authenticator, throttle, reload: store.reload, state: () => store.state(),
+    close: async () => {
+      clearInterval(ticker);
+      await store.close();
     },
-    close: () => clearInterval(ticker),
   };
+}
+
+export interface PartnerStore {
+  registry: MemoryPartnerRegistry;
+  admin: PartnerAdmin;
+  reload: () => void;
+  state(): RegistryState;
+  close(): Promise<void>;
+}
+
+function fileStore(clock: Clock, logger: Logger, config: PartnerSettings): PartnerStore {
+  const registry = new FilePartnerRegistry(config.PARTNERS_FILE ?? defaultPartnersPath());
+  const reload = () => {
+    try {
+      const n = registry.reload();
+      logger.info({ partners: n }, 'partners reloaded');
+    } catch (err) {
+      logger.error({ err: (err as Error).message }, 'partners reload failed; keeping the registry in force');
+    }
+  };
+  const admin = new FilePartnerStore({ file: config.PARTNERS_FILE, readPath: registry.path, clock, reload: () => { registry.reload(); } });
+  return { registry, admin, reload, state: () => 'file', close: () => Promise.resolve() };
 }

@@ -1,14 +1,29 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { OPERATIONS, Operation } from './operation';
-import { Partner, PartnerRegistry } from './partners';
+import { MemoryPartnerRegistry } from './memory-partner-registry';
+import { PRIMARY_SECRET_ID, Partner, PartnerSecret } from './partners';
+
+const SECRET_ENV = /^[A-Z_][A-Z0-9_]*$/;
+export const SECRET_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A rotated partner's secrets (CONTRACT §12), newest first; a value or the variable holding it. */
+const secretSchema = z.object({
+  id: z.string().regex(SECRET_ID, 'id must be 1-64 letters, digits, _ or -'),
+  secret: z.string().min(1).optional(),
+  secretEnv: z.string().regex(SECRET_ENV).optional(),
+  createdAt: z.string().datetime({ offset: true }),
+  validUntil: z.string().datetime({ offset: true }).nullable().default(null),
+}).strict();
 
 const partnerSchema = z.object({
   name: z.string().min(1).max(64),
   kind: z.enum(['partner', 'internal']).default('partner'),
   apiKey: z.string().regex(/^[A-Za-z0-9._~-]{4,128}$/, 'apiKey must be 4-128 URL-safe characters'),
   secret: z.string().min(1).optional(),
-  secretEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+  secretEnv: z.string().regex(SECRET_ENV).optional(),
+  /** Instead of secret/secretEnv: one or two secrets, newest first, as a rotation writes them (none: a disabled partner's last was revoked). */
+  secrets: z.array(secretSchema).max(2).optional(),
   operations: z.array(z.enum(OPERATIONS as [Operation, ...Operation[]])),
   enabled: z.boolean().default(true),
   signature: z.enum(['md5', 'hmac-sha256']).default('md5'),
@@ -62,13 +77,10 @@ export function parsePartners(json: unknown, path: string, env: NodeJS.ProcessEn
   return parsed.data.partners.map((p, i) => {
     if (seen.has(p.apiKey)) throw new Error(`partners file ${path}: partners.${i}: duplicate apiKey`);
     seen.add(p.apiKey);
-    const secret = p.secretEnv !== undefined ? env[p.secretEnv] : p.secret;
-    if (!secret) {
-      throw new Error(`partners file ${path}: partners.${i} (${p.name}): ` +
-        (p.secretEnv ? `environment variable ${p.secretEnv} is not set` : 'needs "secret" or "secretEnv"'));
-    }
+    const where = `partners file ${path}: partners.${i} (${p.name})`;
+    const secrets = secretsOf(p, env, where);
     const partner: Partner = {
-      name: p.name, apiKey: p.apiKey, secret, operations: new Set(p.operations), enabled: p.enabled, signature: p.signature,
+      name: p.name, apiKey: p.apiKey, secret: secrets[0]?.secret ?? '', secrets, operations: new Set(p.operations), enabled: p.enabled, signature: p.signature,
     };
     if (p.kind === 'internal') partner.kind = 'internal';
     if (p.rateLimit) partner.rateLimit = p.rateLimit;
@@ -77,28 +89,37 @@ export function parsePartners(json: unknown, path: string, env: NodeJS.ProcessEn
   });
 }
 
-/** The partner registry from PARTNERS_FILE; reload() swaps it atomically or keeps the old one. */
-export class FilePartnerRegistry implements PartnerRegistry {
-  private byKey = new Map<string, Partner>();
-  private list: readonly Partner[] = [];
+function valueOf(s: { secret?: string | undefined; secretEnv?: string | undefined }, env: NodeJS.ProcessEnv, where: string): string {
+  const value = s.secretEnv !== undefined ? env[s.secretEnv] : s.secret;
+  if (!value) throw new Error(`${where}: ${s.secretEnv ? `environment variable ${s.secretEnv} is not set` : 'needs "secret" or "secretEnv"'}`);
+  return value;
+}
 
+/** The first format's lone secret (id PRIMARY_SECRET_ID, valid until replaced), or the listed ones. */
+function secretsOf(p: z.infer<typeof partnerSchema>, env: NodeJS.ProcessEnv, where: string): PartnerSecret[] {
+  if (!p.secrets) return [{ id: PRIMARY_SECRET_ID, secret: valueOf(p, env, where), createdAtMs: 0, validUntilMs: null }];
+  if (p.secret !== undefined || p.secretEnv !== undefined) throw new Error(`${where}: give "secrets" or "secret"/"secretEnv", not both`);
+  if (new Set(p.secrets.map((s) => s.id)).size !== p.secrets.length) throw new Error(`${where}: secrets: duplicate id`);
+  return p.secrets.map((s, j) => {
+    if ((s.secret === undefined) === (s.secretEnv === undefined)) throw new Error(`${where}: secrets.${j}: needs exactly one of "secret" or "secretEnv"`);
+    return {
+      id: s.id, secret: valueOf(s, env, `${where}: secrets.${j}`),
+      createdAtMs: Date.parse(s.createdAt), validUntilMs: s.validUntil === null ? null : Date.parse(s.validUntil),
+    };
+  });
+}
+
+/** The partner registry from PARTNERS_FILE; reload() swaps it atomically or keeps the old one. */
+export class FilePartnerRegistry extends MemoryPartnerRegistry {
   constructor(readonly path: string, private readonly env: NodeJS.ProcessEnv = process.env) {
+    super();
     this.reload();
   }
 
   /** Re-reads the file; on error the registry in force stays and the error is thrown. */
   reload(): number {
     const partners = readPartnersFile(this.path, this.env);
-    this.byKey = new Map(partners.map((p) => [p.apiKey, p]));
-    this.list = partners;
+    this.replace(partners);
     return partners.length;
-  }
-
-  find(apiKey: string): Partner | undefined {
-    return this.byKey.get(apiKey);
-  }
-
-  all(): readonly Partner[] {
-    return this.list;
   }
 }

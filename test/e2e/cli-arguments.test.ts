@@ -157,9 +157,14 @@ describe('partners add and the partners file', () => {
     const r = await cli(['partners', 'add', 'Acme', '--file', file, '--hmac']);
     expect(r.code).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(readdirSync(dir)).toEqual(['partners.json']);
+    // Beside it only the change log (CONTRACT §12), also 0600, naming the CLI and holding no secret.
+    expect(readdirSync(dir).sort()).toEqual(['partners.json', 'partners.json.changes.jsonl']);
+    expect(statSync(`${file}.changes.jsonl`).mode & 0o777).toBe(0o600);
     const secret = /^secret=([0-9a-f]{64})$/m.exec(r.stdout)?.[1];
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ partners: [{ name: 'Acme', secret, signature: 'hmac-sha256' }] });
+    const log = readFileSync(`${file}.changes.jsonl`, 'utf8');
+    expect(JSON.parse(log)).toMatchObject({ action: 'partner.create', partner: 'Acme', actor: { type: 'cli' } });
+    expect(log).not.toContain(secret);
   });
 
   it('when the file is new, then it is created 0600', async () => {
@@ -167,6 +172,6 @@ describe('partners add and the partners file', () => {
     const file = join(dir, 'partners.json');
     expect((await cli(['partners', 'add', 'Acme', '--file', file])).code).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(readdirSync(dir)).toEqual(['partners.json']);
+    expect(readdirSync(dir).sort()).toEqual(['partners.json', 'partners.json.changes.jsonl']);
   });
 });

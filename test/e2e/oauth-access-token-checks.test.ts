@@ -75,10 +75,20 @@ describe('access tokens: OAUTH_REQUIRE_AT_JWT_TYP=false', () => {
   it('when a token signed with the built-in key is typed JWT, then 401 still: the built-in issuer always requires at+jwt', async () => {
     // The built-in tokens' aud is OAUTH_AUDIENCE, which the harness sets for the external issuer.
     const key = await importJWK(await builtinKey, 'ES256');
-    const signed = (typ: string) => new SignJWT(claims()).setProtectedHeader({ alg: 'ES256', kid: 'builtin-1', typ })
+    // credential_id: the built-in issuer's tokens name the client secret they were obtained with (the demo's one secret).
+    const signed = (typ: string) => new SignJWT(claims({ credential_id: 'primary' })).setProtectedHeader({ alg: 'ES256', kid: 'builtin-1', typ })
       .setIssuer(c.url).setAudience(c.tokens.issuer.audience).setIssuedAt().setExpirationTime('5m').sign(key);
     expect(await status(c, await signed('JWT'))).toBe(401);
     expect(await status(c, await signed('at+jwt'))).toBe(200);
+  });
+
+  it('when a built-in token names no valid client secret (credential_id absent or unknown), then 401: revocation must be able to end it', async () => {
+    const key = await importJWK(await builtinKey, 'ES256');
+    const signed = (extra: Record<string, unknown>) => new SignJWT(claims(extra)).setProtectedHeader({ alg: 'ES256', kid: 'builtin-1', typ: 'at+jwt' })
+      .setIssuer(c.url).setAudience(c.tokens.issuer.audience).setIssuedAt().setExpirationTime('5m').sign(key);
+    expect(await status(c, await signed({}))).toBe(401);
+    expect(await status(c, await signed({ credential_id: 'sec_gone' }))).toBe(401);
+    expect(await status(c, await signed({ credential_id: 'primary' }))).toBe(200);
   });
 });
 

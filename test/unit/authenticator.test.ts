@@ -97,3 +97,43 @@ describe('SignatureWindow', () => {
     expect((w as unknown as { bySig: Map<string, number> }).bySig.size).toBe(11);
   });
 });
+
+describe('Authenticator with a rotation under way (CONTRACT §12)', () => {
+  const nowS = 1_800_000_000;
+  const rotating = partner({
+    secret: 'new-secret',
+    secrets: [
+      { id: 'b', secret: 'new-secret', createdAtMs: nowS * 1000, validUntilMs: null },
+      { id: 'a', secret: 'old-secret', createdAtMs: 0, validUntilMs: nowS * 1000 + 10_000 },
+    ],
+  });
+  const omitted = (secret: string, t: number) => ({ apiKey: 'key1', sig: md5Hex(`key1${secret}${t}`) });
+
+  it('when either valid secret signs, with or without a timestamp, then it is accepted; past the old one\'s validUntil, only the new one', () => {
+    const { auth, clock } = setup([rotating], nowS * 1000);
+    auth.tick();
+    for (const s of ['new-secret', 'old-secret']) {
+      expect(auth.authenticate({ apiKey: 'key1', timestamp: String(nowS), sig: md5Sig('key1', s, String(nowS)) })).toBe(rotating);
+      expect(auth.authenticate(omitted(s, nowS))).toBe(rotating);
+    }
+    clock.t = nowS * 1000 + 10_000;
+    auth.tick();
+    const t = nowS + 10;
+    expect(auth.authenticate(omitted('new-secret', t))).toBe(rotating);
+    expect(() => auth.authenticate(omitted('old-secret', t))).toThrow(UnauthenticatedError);
+    expect(() => auth.authenticate({ apiKey: 'key1', timestamp: String(t), sig: md5Sig('key1', 'old-secret', String(t)) })).toThrow(UnauthenticatedError);
+  });
+
+  it('when a secret stops being valid, then the next tick forgets its window and the still-valid secret keeps its own (no rebuild)', () => {
+    const { auth, clock } = setup([rotating], nowS * 1000);
+    auth.tick();
+    const windows = (auth as unknown as { windows: Map<string, SignatureWindow> }).windows;
+    expect([...windows.keys()].sort()).toEqual(['key1new-secret', 'key1old-secret']);
+    const kept = windows.get('key1new-secret');
+    clock.t = nowS * 1000 + 10_000;
+    auth.tick();
+    const after = (auth as unknown as { windows: Map<string, SignatureWindow> }).windows;
+    expect([...after.keys()]).toEqual(['key1new-secret']);
+    expect(after.get('key1new-secret')).toBe(kept);
+  });
+});

@@ -20,7 +20,7 @@ describe('the partner registry file', () => {
 
   it.each<[string, unknown, RegExp]>([
     ['a duplicate api key', { partners: [base, { ...base, name: 'other' }] }, /duplicate apiKey/],
-    ['an unknown field', { partners: [{ ...base, secrte: 'x' }] }, /partners\.0: has a field the format does not know \(allowed: name, apiKey, secret, /],
+    ['an unknown field', { partners: [{ ...base, secrte: 'x' }] }, /partners\.0: has a field the format does not know \(allowed: name, kind, apiKey, secret, /],
     ['an unknown operation', { partners: [{ ...base, operations: ['kyc', 'transfer'] }] }, /operations\.1: must be one of kyc, sim_swap/],
     ['a missing secret variable', { partners: [{ ...base, secret: undefined, secretEnv: 'NOPE_SECRET' }] }, /NOPE_SECRET is not set/],
     ['text that is not JSON', '{"partners": [', /is not valid JSON/],

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { Pool, PoolClient } from 'pg';
+import { runPgMigrations } from '../../kernel/pg-migrations';
 import { repoRoot } from '../../kernel/repo-paths';
 import { monthBounds, monthOf } from './audit-record-codec';
 
@@ -13,48 +12,9 @@ export function auditMigrationsDir(): string {
   return join(repoRoot(), 'migrations', 'audit');
 }
 
-/**
- * node-pg-migrate 9 is an ES module, and Jest's module system cannot require() one; a worker
- * thread loads it with Node's own loader, in the service and in tests alike. The migrations
- * are SQL files in migrations/audit; node-pg-migrate's advisory lock makes concurrent starts
- * of several instances wait for one another.
- *
- * A server that accepts connections and never answers must not hold a worker and a socket
- * forever: the connection must be made within `connectTimeoutMs`, and the whole migration,
- * lock wait included (another instance may be migrating), ends within `deadlineMs`; past it the
- * worker is terminated, which closes its socket.
- */
+/** The audit schema's migrations (migrations/audit, table audit_migrations): see runPgMigrations. */
 export function migrateAuditSchema(databaseUrl: string, connectTimeoutMs: number, deadlineMs = Math.max(30_000, 10 * connectTimeoutMs)): Promise<string[]> {
-  const source = `
-    const { parentPort, workerData } = require('node:worker_threads');
-    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-    import(workerData.module)
-      .then((m) => m.runner({
-        databaseUrl: { connectionString: workerData.url, connectionTimeoutMillis: workerData.connectTimeoutMs, application_name: 'verify-customer-audit-migrate' },
-        dir: workerData.dir, direction: 'up', count: Infinity,
-        migrationsTable: 'audit_migrations', checkOrder: true, advisoryLockMode: 'wait', logger: quiet,
-      }))
-      .then((ran) => parentPort.postMessage({ ok: true, ran: ran.map((m) => m.name) }),
-        (err) => parentPort.postMessage({ ok: false, message: String((err && err.message) || err) }));`;
-  const module = pathToFileURL(require.resolve('node-pg-migrate')).href;
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(source, { eval: true, workerData: { module, url: databaseUrl, dir: auditMigrationsDir(), connectTimeoutMs } });
-    const deadline = setTimeout(() => {
-      void worker.terminate();
-      reject(new Error(`audit schema migration did not finish within ${deadlineMs} ms`));
-    }, deadlineMs);
-    deadline.unref();
-    worker.once('message', (m: { ok: true; ran: string[] } | { ok: false; message: string }) => {
-      clearTimeout(deadline);
-      void worker.terminate();
-      if (m.ok) resolve(m.ran);
-      else reject(new Error(`audit schema migration failed: ${m.message}`));
-    });
-    worker.once('error', (err: Error) => {
-      clearTimeout(deadline);
-      reject(err);
-    });
-  });
+  return runPgMigrations({ databaseUrl, dir: auditMigrationsDir(), table: 'audit_migrations', name: 'audit', connectTimeoutMs, deadlineMs });
 }
 
 export function partitionName(month: string): string {

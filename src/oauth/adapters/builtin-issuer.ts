@@ -18,7 +18,8 @@ export interface BuiltinIssuerOptions {
 /**
  * The built-in OAuth 2.0 issuer's keys and signer (client credentials, two-legged only).
  * Tokens follow RFC 9068 (JWT access tokens): `typ: at+jwt`, iss, aud, sub = client_id, scope,
- * iat, exp, jti, with the signing key's kid in the header.
+ * iat, exp, jti, and `credential_id` (the id of the client secret it was obtained with: CONTRACT §12
+ * revocation ends the tokens of a revoked secret), with the signing key's kid in the header.
  */
 export class BuiltinIssuer implements AccessTokenSigner {
   private constructor(private readonly opts: BuiltinIssuerOptions, private ring: KeyRing) {}
@@ -60,10 +61,10 @@ export class BuiltinIssuer implements AccessTokenSigner {
     return this.ring.jwks.keys.length;
   }
 
-  async sign(grant: { clientId: string; scopes: readonly string[] }): Promise<SignedAccessToken> {
+  async sign(grant: { clientId: string; scopes: readonly string[]; secretId: string }): Promise<SignedAccessToken> {
     const { signing } = this.ring;
     const now = Math.floor(this.opts.clock.nowMs() / 1000);
-    const token = await new SignJWT({ client_id: grant.clientId, scope: grant.scopes.join(' ') })
+    const token = await new SignJWT({ client_id: grant.clientId, scope: grant.scopes.join(' '), credential_id: grant.secretId })
       .setProtectedHeader({ alg: signing.alg, kid: signing.kid, typ: 'at+jwt' })
       .setIssuer(this.issuer)
       .setAudience(this.audience)

@@ -38,6 +38,7 @@ export async function createAccessTokens(config: OauthSettings, deps: AccessToke
       get audience() { return b.audience; },
       getKey: () => b.verifyKey(),
       typs: AT_JWT_ONLY,
+      namesCredential: true,
     });
     if (!config.OAUTH_SIGNING_KEY_FILE) deps.logger.warn('no OAUTH_SIGNING_KEY_FILE: access tokens are signed with a key generated at start (they die with this process)');
   }

@@ -3,7 +3,7 @@ import { scopesForOperations } from '../access-scopes';
 import { UnauthenticatedError } from '../../errors/domain-errors';
 import { AccessGrant, AccessTokenVerifier } from '../ports/access-tokens';
 import { Clock } from '../../kernel/clock';
-import { Partner, PartnerRegistry } from '../../partners/partners';
+import { Partner, PartnerRegistry, validSecrets } from '../../partners/partners';
 import { SIGNING_ALGORITHMS } from './signing-keys';
 import { VerifiedClaims, VerifiedTokenCache } from './verified-token-cache';
 
@@ -19,6 +19,11 @@ export interface TrustedIssuer {
    * `undefined` in the list accepts a token without typ. Absent: `at+jwt` only.
    */
   typs?: readonly (string | undefined)[];
+  /**
+   * The built-in issuer's tokens name the client secret they were obtained with (`credential_id`);
+   * it must still be valid at every use, so revoking a secret ends its tokens (CONTRACT §12).
+   */
+  namesCredential?: true;
 }
 
 /** RFC 9068's access token type; `application/at+jwt` is the same type spelled in full. */
@@ -43,7 +48,8 @@ const MAX_CLAIM_LENGTH = 256;
  * Verifies JWT access tokens (CONTRACT §7) with jose: the issuer is chosen by `iss`, the key by
  * kid within that issuer's keys, each key verifies under its one algorithm (ES256 or RS256),
  * and iss, aud, exp and nbf are checked with a small clock tolerance. The token's `client_id`
- * must name an enabled partner, looked up on every call (a partner disabled now is refused now).
+ * must name an enabled partner, looked up on every call (a partner disabled now is refused now),
+ * and a built-in token's `credential_id` a secret of that partner valid now (revoked: refused now).
  */
 export class JwtAccessTokenVerifier implements AccessTokenVerifier {
   private readonly cache: VerifiedTokenCache | undefined;
@@ -102,12 +108,15 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
     if ((payload.iat as number) * 1000 > nowMs + this.opts.clockToleranceS * 1000) {
       throw new UnauthenticatedError('access token issued in the future');
     }
-    return claimsOf(payload);
+    return claimsOf(payload, trusted.namesCredential === true);
   }
 
   private grantOf(claims: VerifiedClaims): AccessGrant {
     const partner = this.opts.registry.find(claims.clientId);
     if (!partner || !partner.enabled) throw new UnauthenticatedError('access token client unknown or disabled');
+    if (claims.credentialId !== undefined && !validSecrets(partner, this.opts.clock.nowMs()).some((s) => s.id === claims.credentialId)) {
+      throw new UnauthenticatedError('access token credential revoked');
+    }
     let allowed = this.scopesOf.get(partner);
     if (!allowed) {
       allowed = new Set(scopesForOperations(partner.operations));
@@ -132,8 +141,8 @@ function checkAccessTokenType(header: ProtectedHeaderParameters, payload: JWTPay
 }
 
 /** The claims the service uses, checked for shape; a token that breaks one is malformed. */
-function claimsOf(payload: JWTPayload): VerifiedClaims {
-  const { client_id: clientId, scope, sub, purpose, exp } = payload;
+function claimsOf(payload: JWTPayload, namesCredential: boolean): VerifiedClaims {
+  const { client_id: clientId, scope, sub, purpose, exp, credential_id: credentialId } = payload;
   if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > MAX_CLAIM_LENGTH) {
     throw new UnauthenticatedError('access token has no client_id');
   }
@@ -143,6 +152,13 @@ function claimsOf(payload: JWTPayload): VerifiedClaims {
     scopes: typeof scope === 'string' ? scope.split(' ').filter((s) => s.length > 0) : [],
     expMs: (exp as number) * 1000,
   };
+  if (namesCredential) {
+    // A built-in token without one predates revocable secrets (or was not made by this service).
+    if (typeof credentialId !== 'string' || credentialId.length === 0 || credentialId.length > MAX_CLAIM_LENGTH) {
+      throw new UnauthenticatedError('access token has no credential_id');
+    }
+    claims.credentialId = credentialId;
+  }
   if (typeof sub === 'string' && sub.startsWith('tel:')) {
     const m = TEL_SUBJECT.exec(sub);
     if (!m) throw new UnauthenticatedError('access token subject is not a tel:+E.164 number');

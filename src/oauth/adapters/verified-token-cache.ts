@@ -9,6 +9,8 @@ export interface VerifiedClaims {
   /** The token names an end user (a `sub` other than the client), whether or not by phone number. */
   endUser?: true;
   purpose?: string;
+  /** The built-in issuer's tokens: the id of the client secret the token was obtained with. */
+  credentialId?: string;
   /** The token's `exp`, in ms. */
   expMs: number;
 }

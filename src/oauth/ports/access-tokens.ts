@@ -34,6 +34,9 @@ export interface SignedAccessToken {
 
 /** The built-in issuer's signing side (client credentials only). */
 export interface AccessTokenSigner {
-  /** Signs a two-legged access token for a client with exactly these scopes. */
-  sign(grant: { clientId: string; scopes: readonly string[] }): Promise<SignedAccessToken>;
+  /**
+   * Signs a two-legged access token for a client with exactly these scopes; `secretId` (claim
+   * `credential_id`) names the client secret it was obtained with, checked again at every verification.
+   */
+  sign(grant: { clientId: string; scopes: readonly string[]; secretId: string }): Promise<SignedAccessToken>;
 }

@@ -48,7 +48,8 @@ export interface PartnerPatch {
 
 /** Who made a change: a signed-in person (the IdP's subject or e-mail) or an admin token's name. */
 export interface Actor {
-  type: 'person' | 'token' | 'cli';
+  /** `system`: the service itself (PARTNERS_FILE imported into an empty database at start). */
+  type: 'person' | 'token' | 'cli' | 'system';
   name: string;
 }
 
@@ -80,8 +81,13 @@ export interface RotatedSecret {
 
 /**
  * Errors: the domain's own (errors/domain-errors.ts): BadRequestError for invalid input (names
- * the field, never a value that may be secret), NotFoundError for an unknown partner or secret,
- * ConflictError for a name or apiKey in use and for revoking an enabled partner's last secret.
+ * the field, never a value that may be secret; an empty patch too), NotFoundError for an unknown
+ * partner or secret (an expired secret is unknown), ConflictError for a name or apiKey in use,
+ * for revoking an enabled partner's last valid secret, for rotating a partner that already holds
+ * two valid secrets (revoke one first), and for any change to the demo registry (PARTNERS_FILE
+ * unset: read-only); RegistryUnavailableError (503) while the PostgreSQL store cannot be reached.
+ * Every change is in force on this instance when the call resolves, on every other within 2 s.
+ * Implementations: adapters/file-partner-store.ts, adapters/postgres-partner-store.ts.
  */
 export interface PartnerAdmin {
   list(): Promise<PartnerView[]>;
