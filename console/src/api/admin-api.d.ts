@@ -544,8 +544,11 @@ export interface components {
                 mode: string;
             };
             registry: {
-                /** @description Where the registry lives (file or postgres). */
-                kind: string;
+                /**
+                 * @description The registry's state — file (PARTNERS_FILE), database (in step with PostgreSQL), stale (serving the last load; the database is unreachable), unloaded.
+                 * @enum {string}
+                 */
+                kind: "file" | "database" | "stale" | "unloaded";
                 partners: number;
             };
             webhooks: {
@@ -570,9 +573,9 @@ export interface components {
         CsrfToken: string;
         PartnerName: string;
         DeadLetterId: string;
-        /** @description Start (inclusive), an RFC 3339 date or date-time. Default seven days (usage) or thirty days (audit) before `to`. */
+        /** @description Start (inclusive), an RFC 3339 date (midnight UTC) or date-time. Default seven days before `to` (usage), the first record (audit). */
         From: string;
-        /** @description End (exclusive), an RFC 3339 date or date-time. Default now. */
+        /** @description End (exclusive), an RFC 3339 date or date-time. Default now (usage), a day ahead of now (audit). */
         To: string;
         /** @description The `nextCursor` of the previous page. */
         Cursor: string;
@@ -641,14 +644,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Signed in; a session cookie is set and the browser goes to the console. */
-            302: {
+            /**
+             * @description Signed in: the session cookie is set, and a small page of the console's origin moves
+             *     the browser on to the console (`<meta http-equiv="refresh">`). Not a redirect: a
+             *     browser does not send a SameSite=Strict cookie along a redirect chain that began on
+             *     the IdP's site.
+             */
+            200: {
                 headers: {
                     "Set-Cookie"?: string;
-                    Location?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             502: components["responses"]["Problem"];
             "4XX": components["responses"]["Problem"];
@@ -665,14 +674,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Signed in; to the console. */
-            302: {
+            /** @description Signed in; the session cookie is set and a small page moves the browser on to `/admin/`. */
+            200: {
                 headers: {
                     "Set-Cookie"?: string;
-                    Location?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
@@ -937,9 +947,9 @@ export interface operations {
     getUsage: {
         parameters: {
             query?: {
-                /** @description Start (inclusive), an RFC 3339 date or date-time. Default seven days (usage) or thirty days (audit) before `to`. */
+                /** @description Start (inclusive), an RFC 3339 date (midnight UTC) or date-time. Default seven days before `to` (usage), the first record (audit). */
                 from?: components["parameters"]["From"];
-                /** @description End (exclusive), an RFC 3339 date or date-time. Default now. */
+                /** @description End (exclusive), an RFC 3339 date or date-time. Default now (usage), a day ahead of now (audit). */
                 to?: components["parameters"]["To"];
                 partner?: string;
                 interval?: "day" | "hour";
@@ -970,9 +980,9 @@ export interface operations {
             query?: {
                 msisdn?: string;
                 partner?: string;
-                /** @description Start (inclusive), an RFC 3339 date or date-time. Default seven days (usage) or thirty days (audit) before `to`. */
+                /** @description Start (inclusive), an RFC 3339 date (midnight UTC) or date-time. Default seven days before `to` (usage), the first record (audit). */
                 from?: components["parameters"]["From"];
-                /** @description End (exclusive), an RFC 3339 date or date-time. Default now. */
+                /** @description End (exclusive), an RFC 3339 date or date-time. Default now (usage), a day ahead of now (audit). */
                 to?: components["parameters"]["To"];
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: components["parameters"]["Cursor"];

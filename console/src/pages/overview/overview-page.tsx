@@ -31,9 +31,9 @@ function Charts(props: { overview: Overview }) {
 }
 
 function stateClass(state: string): string {
-  if (state === 'closed' || state === 'redis' || state === 'postgres' || state === 'file' || state === 'memory') return 'badge ok';
-  if (state === 'half_open') return 'badge warn';
-  return state === 'open' || state === 'degraded' ? 'badge bad' : 'badge';
+  if (['closed', 'redis', 'postgres', 'file', 'database', 'memory'].includes(state)) return 'badge ok';
+  if (state === 'half_open' || state === 'stale') return 'badge warn';
+  return ['open', 'degraded', 'unloaded'].includes(state) ? 'badge bad' : 'badge';
 }
 
 function State(props: { overview: Overview }) {
