@@ -1,6 +1,6 @@
 import { Browser, Page } from 'playwright-core';
 import { ConsoleFleet, Credentials, STAFF, camaraSimSwap, legacyKyc, startConsoleFleet, tokenStatus } from '../support/console-fleet';
-import { launchChromium, newPerson, screenshot, signIn } from '../support/console-browser';
+import { hasFocus, launchChromium, newPerson, screenshot, signIn } from '../support/console-browser';
 import { until } from '../support/until';
 
 /*
@@ -41,7 +41,6 @@ describe('the console in a browser', () => {
     await admin.getByRole('heading', { name: 'Stores' }).waitFor();
     // A partner-admin is not a compliance officer: no audit search.
     await expect(admin.getByRole('link', { name: 'Audit' }).count()).resolves.toBe(0);
-    await screenshot(admin, 'overview');
   });
 
   it('when the partner-admin creates a partner, then its secret is shown once and answers legacy KYC and CAMARA SIM Swap (200)', async () => {
@@ -49,8 +48,16 @@ describe('the console in a browser', () => {
     await admin.getByRole('heading', { level: 1, name: 'Partners' }).waitFor();
     await admin.getByRole('table', { name: /^Partners/ }).getByRole('row').nth(1).waitFor();
     await screenshot(admin, 'partners');
-    await admin.getByRole('button', { name: 'New partner' }).click();
+    // By keyboard: Enter opens the dialog, Escape closes it, focus is back on the button that opened it.
+    const newPartner = admin.getByRole('button', { name: 'New partner' });
+    await newPartner.focus();
+    await admin.keyboard.press('Enter');
     const dialog = admin.getByRole('dialog', { name: 'New partner' });
+    expect(await hasFocus(dialog.getByLabel('Name'))).toBe(true);
+    await admin.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await hasFocus(newPartner)).toBe(true);
+    await newPartner.click();
     await dialog.getByLabel('Name').fill(name);
     await dialog.getByRole('checkbox', { name: /SIM swap/ }).check();
     await dialog.getByLabel('Purpose').fill('dpv:FraudPreventionAndDetection');
@@ -122,6 +129,9 @@ describe('the console in a browser', () => {
   });
 
   it('when the usage page is opened, then the partner\'s calls are in the plot and the totals, and a CSV downloads', async () => {
+    await admin.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overview' }).click();
+    await admin.getByRole('figure', { name: /Requests per API/ }).locator('canvas').waitFor();
+    await screenshot(admin, 'overview');
     await admin.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Usage' }).click();
     await admin.getByLabel('Per', { exact: true }).selectOption('hour');
     await admin.getByLabel('Partner', { exact: true }).selectOption(name);

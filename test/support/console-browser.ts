@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
+import { Browser, BrowserContext, Locator, Page, chromium } from 'playwright-core';
 
 /*
  * The console's browser tests drive Debian's Chromium through playwright-core (no browser is
@@ -83,4 +83,9 @@ export async function screenshot(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(SHOTS_DIR, `${name}-${size}.png`), fullPage: true });
   }
   await page.setViewportSize(before);
+}
+
+/** Whether the element has the keyboard focus (the test's own code has no DOM types: the check runs in the page). */
+export async function hasFocus(element: Locator): Promise<boolean> {
+  return (await element.evaluate('(el) => el === document.activeElement')) === true;
 }

@@ -8,6 +8,7 @@ import { stopProcess } from '../../tools/process-kit/child-process';
 import { IdpUser, TestIdp, startTestIdp } from './admin-idp';
 import { fetchToken, requestToken } from './oauth';
 import { ServiceProcess, startServiceProcess } from './service-process';
+import { auditPartnersFile } from './audit-db';
 import { signedQuery, txnId } from './signing';
 
 /*
@@ -52,8 +53,11 @@ export async function startConsoleFleet(): Promise<ConsoleFleet> {
     started.push(() => idp.close());
     const keyFile = join(mkdtempSync(join(tmpdir(), 'vc-console-key-')), 'partner-secrets.key');
     writeFileSync(keyFile, randomBytes(32).toString('hex'), { mode: 0o600 });
+    const partnersFile = auditPartnersFile();
     const env = (adminPort: number) => ({
       DATABASE_URL: pg.url, AUDIT_DATABASE_URL: pg.url, AUDIT_FLUSH_MS: '20', PARTNER_SECRETS_KEY_FILE: keyFile,
+      // Imported once into the empty database registry: the pages show a registry with a few partners.
+      PARTNERS_FILE: partnersFile,
       ADMIN_PORT: String(adminPort), ADMIN_OIDC_ISSUER: idp.issuer, ADMIN_OIDC_CLIENT_ID: 'vc-console',
     });
     // One after the other: the first creates the schema the second then finds.

@@ -36,7 +36,8 @@ export function TimeChart(props: { caption: string; times: number[]; series: Ser
       height: props.height ?? 220,
       legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: true } },
+      // Counts: from zero, and a quiet period keeps a small scale rather than uPlot's 0-100.
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(5, Math.ceil(max * 1.1))] } },
       axes: [
         { stroke: '#4a5568', grid: { stroke: '#edf0f4' }, ticks: { stroke: '#d5dbe3' }, incrs: TIME_INCRS, space: 56,
           values: (_u, ticks) => ticks.map(utcTick) },

@@ -23,7 +23,7 @@ export function CreatePartnerDialog(props: { onClose: (created?: string) => void
   };
   if (created) {
     return (
-      <Dialog title={`Partner ${created.partner.name} created`} onClose={() => props.onClose(created.partner.name)}>
+      <Dialog title={`Partner ${created.partner.name} created`} onClose={() => props.onClose(created.partner.name)} wide>
         <p>Send the bank its api key and secret over your usual secure channel.</p>
         <dl class="facts">
           <dt>Api key</dt><dd class="mono">{created.partner.apiKey}</dd>

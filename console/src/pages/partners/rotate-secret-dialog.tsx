@@ -32,7 +32,7 @@ export function RotateSecretDialog(props: { partner: string; onClose: (rotated: 
   };
   if (rotated) {
     return (
-      <Dialog title={`New secret for ${props.partner}`} onClose={() => props.onClose(true)}>
+      <Dialog title={`New secret for ${props.partner}`} onClose={() => props.onClose(true)} wide>
         <SecretOnce label="New secret" secret={rotated.secret} />
         <p>{rotated.previousValidUntil
           ? <>The previous secret keeps working until <strong>{utc(rotated.previousValidUntil)}</strong>; revoke it sooner once the bank uses the new one.</>
