@@ -22,7 +22,7 @@ export function SignInPage(props: { expired: boolean }) {
           <a class="button primary" href={`${API_BASE}/auth/login?returnTo=${encodeURIComponent(returnTo)}`}>Sign in with your organisation's account</a>
         )}
         {providers && !providers.oidc && providers.loginLink && (
-          <p>Open the one-time login link that <code>npm start</code> printed in its terminal.</p>
+          <p>Open the one-time login link that <code>npm start</code> printed in its terminal. It works once: start the service again for a new one.</p>
         )}
         {providers && !providers.oidc && !providers.loginLink && (
           <p>No sign-in is configured on this instance: set <code>ADMIN_OIDC_ISSUER</code> (see docs/console.md), or call the admin API with a token from <code>ADMIN_TOKENS_FILE</code>.</p>

@@ -37,11 +37,11 @@ export function PartnersPage() {
             <tbody>
               {shown.map((p) => (
                 <tr key={p.name}>
-                  <th scope="row" data-label="Name"><Link to={`/partners/${encodeURIComponent(p.name)}`}>{p.name}</Link></th>
+                  <th scope="row" data-label="Name" class="nowrap"><Link to={`/partners/${encodeURIComponent(p.name)}`}>{p.name}</Link></th>
                   <td data-label="Status"><span class={p.enabled ? 'badge ok' : 'badge bad'}>{p.enabled ? 'enabled' : 'disabled'}</span></td>
                   <td data-label="Kind">{p.kind}</td>
                   <td data-label="Operations">{p.operations.map(operationLabel).join(', ')}</td>
-                  <td data-label="Api key" class="mono">{p.apiKey}</td>
+                  <td data-label="Api key" class="mono nowrap">{p.apiKey}</td>
                   <td data-label="Secrets">{p.secrets.length}</td>
                 </tr>
               ))}
