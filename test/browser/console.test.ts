@@ -17,6 +17,14 @@ describe('the console in a browser', () => {
   const name = `bank-${Date.now().toString(36)}`;
   let first: Credentials;
   let second: Credentials;
+  /**
+   * The steps build on each other: each says which step it needs and records its own, so that
+   * after a failure the later ones fail at once, naming it, rather than each waiting out its timeout.
+   */
+  const done = new Set<string>();
+  const needs = (step: string) => {
+    if (!done.has(step)) throw new Error(`needs the step "${step}", which did not pass`);
+  };
 
   beforeAll(async () => {
     browser = await launchChromium();
@@ -41,9 +49,11 @@ describe('the console in a browser', () => {
     await admin.getByRole('heading', { name: 'Stores' }).waitFor();
     // A partner-admin is not a compliance officer: no audit search.
     await expect(admin.getByRole('link', { name: 'Audit' }).count()).resolves.toBe(0);
+    done.add('signed-in');
   });
 
   it('when the partner-admin creates a partner, then its secret is shown once and answers legacy KYC and CAMARA SIM Swap (200)', async () => {
+    needs('signed-in');
     await admin.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Partners' }).click();
     await admin.getByRole('heading', { level: 1, name: 'Partners' }).waitFor();
     await admin.getByRole('table', { name: /^Partners/ }).getByRole('row').nth(1).waitFor();
@@ -53,10 +63,10 @@ describe('the console in a browser', () => {
     await newPartner.focus();
     await admin.keyboard.press('Enter');
     const dialog = admin.getByRole('dialog', { name: 'New partner' });
-    expect(await hasFocus(dialog.getByLabel('Name'))).toBe(true);
+    await until(() => hasFocus(dialog.getByLabel('Name')), 'focus in the opened dialog', 5000);
     await admin.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    expect(await hasFocus(newPartner)).toBe(true);
+    await until(() => hasFocus(newPartner), 'focus back on the button that opened the dialog', 5000);
     await newPartner.click();
     await dialog.getByLabel('Name').fill(name);
     await dialog.getByRole('checkbox', { name: /SIM swap/ }).check();
@@ -78,9 +88,11 @@ describe('the console in a browser', () => {
     await until(async () => (await legacyKyc(fleet.a.svc.url, first)) === 200, 'the new partner answered on instance A', 5000);
     expect(await legacyKyc(fleet.b.svc.url, first)).toBe(200);
     expect(await camaraSimSwap(fleet.a.svc.url, first)).toBe(200);
+    done.add('created');
   });
 
   it('when its secret is rotated, then the new one is shown once and both old and new work during the grace', async () => {
+    needs('created');
     await admin.getByRole('button', { name: 'Rotate secret' }).click();
     const dialog = admin.getByRole('dialog', { name: `Rotate the secret of ${name}` });
     await dialog.getByLabel('Keep the current secret valid for').selectOption({ label: '1 hour' });
@@ -98,9 +110,11 @@ describe('the console in a browser', () => {
       expect(await tokenStatus(url, first)).toBe(200);
       expect(await tokenStatus(url, second)).toBe(200);
     }
+    done.add('rotated');
   });
 
   it('when the old secret is revoked after a confirmation naming what happens, then it is refused everywhere and the new one still works', async () => {
+    needs('rotated');
     const rows = admin.getByRole('table', { name: `Secrets of ${name}` }).getByRole('row');
     const oldRow = rows.filter({ hasText: 'in grace' });
     await oldRow.getByRole('button', { name: /^Revoke secret/ }).click();
@@ -113,9 +127,11 @@ describe('the console in a browser', () => {
       expect(await tokenStatus(url, first)).not.toBe(200);
       expect(await legacyKyc(url, second)).toBe(200);
     }
+    done.add('revoked');
   });
 
   it('when the partner is disabled on one instance, then the other refuses it within 2 s', async () => {
+    needs('revoked');
     expect(await legacyKyc(fleet.b.svc.url, second)).toBe(200);
     await admin.getByRole('button', { name: 'Disable partner' }).click();
     const confirm = admin.getByRole('dialog', { name: `Disable ${name}?` });
@@ -126,9 +142,11 @@ describe('the console in a browser', () => {
     expect(Date.now() - disabledAt).toBeLessThan(2000);
     expect(await tokenStatus(fleet.b.svc.url, second)).not.toBe(200);
     await expect(admin.getByRole('button', { name: 'Enable partner' }).isVisible()).resolves.toBe(true);
+    done.add('disabled');
   });
 
   it('when the usage page is opened, then the partner\'s calls are in the plot and the totals, and a CSV downloads', async () => {
+    needs('created');
     await admin.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overview' }).click();
     await admin.getByRole('figure', { name: /Requests per API/ }).locator('canvas').waitFor();
     await screenshot(admin, 'overview');
@@ -146,6 +164,7 @@ describe('the console in a browser', () => {
   });
 
   it('when the change log is opened, then every change names who made it and no secret appears', async () => {
+    needs('disabled');
     await admin.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Changes' }).click();
     const table = admin.getByRole('table', { name: 'Registry changes, newest first' });
     await table.getByRole('row').filter({ hasText: name }).first().waitFor();
@@ -161,6 +180,7 @@ describe('the console in a browser', () => {
   });
 
   it('when a compliance officer searches the audit trail, then the partner\'s lookups are listed', async () => {
+    needs('created');
     const { context, page, problems } = await newPerson(browser);
     try {
       await signIn(page, fleet.b.console, STAFF.compliance.sub);
@@ -178,6 +198,7 @@ describe('the console in a browser', () => {
   });
 
   it('when a viewer signs in, then no control that changes anything is drawn and the API answers a write 403', async () => {
+    needs('created');
     const { context, page, problems } = await newPerson(browser);
     try {
       await signIn(page, fleet.a.console, STAFF.viewer.sub);

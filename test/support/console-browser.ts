@@ -87,5 +87,5 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** Whether the element has the keyboard focus (the test's own code has no DOM types: the check runs in the page). */
 export async function hasFocus(element: Locator): Promise<boolean> {
-  return (await element.evaluate('(el) => el === document.activeElement')) === true;
+  return element.evaluate((el: { ownerDocument: { activeElement: unknown } }) => el === el.ownerDocument.activeElement);
 }

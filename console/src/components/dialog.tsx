@@ -3,7 +3,8 @@ import { useEffect, useRef } from 'preact/hooks';
 
 /**
  * A modal dialog on the browser's own <dialog>: showModal() traps focus and closes on Escape;
- * on close, focus goes back to the control that opened it (what a keyboard user expects).
+ * focus starts on its first control and, on close, goes back to the control that opened it
+ * (what a keyboard user expects).
  */
 export function Dialog(props: { title: string; onClose: () => void; children: ComponentChildren; wide?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -11,6 +12,9 @@ export function Dialog(props: { title: string; onClose: () => void; children: Co
     const opener = document.activeElement as HTMLElement | null;
     const dialog = ref.current;
     dialog?.showModal();
+    // The browser may focus the dialog box itself: focus its autofocus control, else its first field or button.
+    const first = dialog?.querySelector<HTMLElement>('[autofocus]') ?? dialog?.querySelector<HTMLElement>('input:not([type=hidden]), select, textarea, button');
+    first?.focus();
     return () => {
       if (dialog?.open) dialog.close();
       if (opener && document.contains(opener)) opener.focus();
