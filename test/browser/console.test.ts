@@ -166,6 +166,8 @@ describe('the console in a browser', () => {
   it('when the change log is opened, then every change names who made it and no secret appears', async () => {
     needs('disabled');
     await admin.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Changes' }).click();
+    // After a navigation the new page's heading has the focus: a screen reader announces it.
+    await until(() => hasFocus(admin.getByRole('heading', { level: 1, name: 'Changes' })), 'focus on the new page\'s heading', 5000);
     const table = admin.getByRole('table', { name: 'Registry changes, newest first' });
     await table.getByRole('row').filter({ hasText: name }).first().waitFor();
     expect(await table.getByRole('row').filter({ hasText: name }).count()).toBeGreaterThanOrEqual(4);
