@@ -53,13 +53,13 @@ async function main(): Promise<void> {
       for (const cmd of [demoTokenCommand(running.url, demo), ...demoCamaraCommands(running.url, demo)]) process.stdout.write(`${cmd}\n\n`);
     }
   }
-  // The console's address and, in development, its one-time login link: before the last line.
+  // Said on stdout too, whatever LOG_LEVEL: an operator starting it by hand must see where the probes went.
+  if (running.adminUrl) process.stdout.write(`verify-customer admin port (/healthz, /readyz, /metrics, /internal/events/*): ${running.adminUrl}\n`);
+  // The console's address and, in development, its one-time login link.
   for (const line of running.consoleBanner) process.stdout.write(`${line}\n`);
   // Last: the line a supervisor (and the tests) wait for comes once everything above is done.
   const probes = running.adminUrl ?? running.url;
   logger.info({ url: running.url, ...(running.adminUrl ? { adminUrl: running.adminUrl } : {}), store: `see ${probes}/readyz` }, 'verify-customer listening');
-  // Said on stdout too, whatever LOG_LEVEL: an operator starting it by hand must see where the probes went.
-  if (running.adminUrl) process.stdout.write(`verify-customer admin port (/healthz, /readyz, /metrics, /internal/events/*): ${running.adminUrl}\n`);
 }
 
 main().catch((err) => {

@@ -117,7 +117,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   }, config));
   const admin = await life.start('admin', () => createAdmin({
     logger, clock, partners: partners.admin, normalise, upstreams: upstreams.states, storeMode: () => store.mode(),
-    auditMode: () => audit.writer.mode(), registryKind: () => partners.state(),
+    auditMode: () => audit.writer.mode(), registryKind: () => partners.state(), subscriptions: subscriptions.service,
   }, config));
   const http = await life.start('http', () => createHttp({
     logger, requestMetrics: metrics,

@@ -22,6 +22,7 @@ import { overviewRoutes } from './routes/overview-routes';
 import { partnerRoutes } from './routes/partner-routes';
 import { AdminProblem, problemHandler } from './routes/problem';
 import { reportRoutes } from './routes/report-routes';
+import { SubscriptionLister, subscriptionRoutes } from './routes/subscription-routes';
 
 export interface AdminDeps {
   logger: Logger;
@@ -33,6 +34,8 @@ export interface AdminDeps {
   auditMode(): string;
   /** The registry's state: file, database, stale or unloaded. */
   registryKind(): string;
+  /** SIM swap subscriptions, for the webhooks page. */
+  subscriptions: SubscriptionLister;
 }
 
 export type AdminConfig = AdminSettings & Pick<ServerSettings, 'NODE_ENV' | 'BODY_LIMIT_BYTES'> & Pick<AuditSettings, 'AUDIT_DATABASE_URL' | 'AUDIT_DIR'>
@@ -97,7 +100,8 @@ export function createAdmin(deps: AdminDeps, config: AdminConfig): Admin {
     clock, partners: deps.partners, withReader, upstreams: () => deps.upstreams(), storeMode: () => deps.storeMode(), auditMode: () => deps.auditMode(),
     registryKind: () => deps.registryKind(), deadLetterCount: async () => (redis ? open().count() : undefined),
   }));
-  api.use(deadLetterRoutes(deadLetters));
+  api.use(deadLetterRoutes(deadLetters, logger));
+  api.use(subscriptionRoutes(deps.partners, deps.subscriptions));
   api.use((_req: express.Request, _res: express.Response, next: express.NextFunction) => next(new AdminProblem(404, 'no such admin route')));
   api.use(problemHandler(logger));
   const router = Router();

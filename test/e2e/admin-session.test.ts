@@ -122,3 +122,19 @@ describe('the admin API in production without ADMIN_PORT', () => {
     }
   });
 });
+
+describe('the admin API while the IdP is out of reach', () => {
+  let h: Harness;
+  beforeAll(async () => { h = await startHarness({ env: { ADMIN_OIDC_ISSUER: 'http://127.0.0.1:9/realms/down', ADMIN_OIDC_CLIENT_ID: 'vc-console' } }); });
+  afterAll(() => h?.close());
+
+  it('when a JWT is sent as Bearer or a sign-in is started, then a 503 problem says the IdP cannot be reached (never a 500); no token is 401 as ever', async () => {
+    const base = `${h.server.consoleUrl ?? ''}${API}`;
+    const bearer = await fetch(`${base}/session`, { headers: { authorization: 'Bearer aaa.bbb.ccc' } });
+    expect([bearer.status, ((await bearer.json()) as { type: string }).type]).toEqual([503, 'urn:verify-customer:admin:sign-in']);
+    const login = await fetch(`${base}/auth/login`, { redirect: 'manual' });
+    expect(login.status).toBe(503);
+    expect((await fetch(`${base}/session`)).status).toBe(401);
+    expect(await (await fetch(`${base}/auth/providers`)).json()).toEqual({ oidc: true, loginLink: false });
+  });
+});

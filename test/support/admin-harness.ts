@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as client from 'openid-client';
@@ -46,6 +46,8 @@ export interface AdminHarness {
   h: Harness;
   idp: TestIdp;
   adminUrl: string;
+  /** PARTNERS_FILE (a copy of the demo registry, written by the admin API). */
+  partnersFile: string;
   /** ADMIN_TOKENS_FILE's tokens by name. */
   tokens: Record<TokenName, string>;
   /** Calls the admin API; every answer is checked against docs/openapi-admin.yaml. */
@@ -77,13 +79,16 @@ export async function startAdminHarness(opts: HarnessOptions = {}): Promise<Admi
   writeFileSync(tokensFile, JSON.stringify({
     tokens: Object.entries(TOKEN_ROLES).map(([name, roles]) => ({ name, roles, sha256: createHash('sha256').update(tokens[name as TokenName]).digest('hex') })),
   }));
+  // The registry the admin API writes: a copy of the demo partners (the shipped demo file is read-only).
+  const partnersFile = join(dir, 'partners.json');
+  copyFileSync(join(__dirname, '../../fixtures/demo-partners.json'), partnersFile);
   let h: Harness;
   try {
     h = await startHarness({
       ...opts,
       env: {
         ADMIN_PORT: String(adminPort), ADMIN_OIDC_ISSUER: idp.issuer, ADMIN_OIDC_CLIENT_ID: 'vc-console', ADMIN_OIDC_AUDIENCE: ADMIN_RESOURCE,
-        ADMIN_TOKENS_FILE: tokensFile, ...opts.env,
+        ADMIN_TOKENS_FILE: tokensFile, PARTNERS_FILE: partnersFile, ...opts.env,
       },
     });
   } catch (err) {
@@ -141,7 +146,7 @@ export async function startAdminHarness(opts: HarnessOptions = {}): Promise<Admi
   }
 
   return {
-    h, idp, adminUrl, tokens, call, signIn, accessToken,
+    h, idp, adminUrl, partnersFile, tokens, call, signIn, accessToken,
     close: async () => {
       await h.close();
       await idp.close();

@@ -311,6 +311,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A partner's live SIM swap subscriptions; numbers masked, sink origin only (viewer) */
+        get: operations["listSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/changes": {
         parameters: {
             query?: never;
@@ -493,6 +510,19 @@ export interface components {
             acceptedAt: string;
             /** Format: date-time */
             deadAt: string | null;
+        };
+        Subscription: {
+            id: string;
+            /** @description All but the last three digits hidden; null for a three-legged subscription (its number is never shown). */
+            phoneNumber: string | null;
+            /** @description The sink's origin only (a sink URL may carry a credential). */
+            sinkOrigin: string;
+            types: string[];
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            expiresAt: string | null;
+            maxEvents: number | null;
         };
         Actor: {
             /** @enum {string} */
@@ -1090,6 +1120,35 @@ export interface operations {
             };
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            503: components["responses"]["Problem"];
+            "4XX": components["responses"]["Problem"];
+        };
+    };
+    listSubscriptions: {
+        parameters: {
+            query: {
+                partner: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscriptions, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Subscription"][];
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             503: components["responses"]["Problem"];
             "4XX": components["responses"]["Problem"];

@@ -68,7 +68,7 @@ export function authenticate(deps: AdminAuthDeps): RequestHandler {
       if (header !== undefined) {
         const m = /^Bearer +([\x21-\x7e]{1,4096})$/i.exec(header);
         if (!m) throw new AdminProblem(401, 'Authorization must be "Bearer <token>"');
-        const principal = deps.tokens?.match(m[1]) ?? (m[1].split('.').length === 3 ? await deps.oidc?.verifyAccessToken(m[1]) : undefined);
+        const principal = deps.tokens?.match(m[1]) ?? (m[1].split('.').length === 3 ? await idpToken(deps, m[1]) : undefined);
         if (!principal) throw new AdminProblem(401, 'the bearer token is not valid here (unknown, expired, or not for this service)');
         res.locals.admin = { principal } satisfies AdminLocals;
         return;
@@ -80,6 +80,15 @@ export function authenticate(deps: AdminAuthDeps): RequestHandler {
       res.locals.admin = { principal: session.principal, session: { id, session } } satisfies AdminLocals;
     })().then(() => next(), next);
   };
+}
+
+/** An IdP access token's caller; the IdP out of reach (its discovery document) is a 503, not the caller's fault. */
+async function idpToken(deps: AdminAuthDeps, token: string): Promise<Principal | undefined> {
+  try {
+    return await deps.oidc?.verifyAccessToken(token);
+  } catch {
+    throw new AdminProblem(503, 'the identity provider cannot be reached to check this token; try again shortly', 'urn:verify-customer:admin:sign-in');
+  }
 }
 
 function checkCsrf(req: Request, session: Session, publicUrl: string | undefined): void {

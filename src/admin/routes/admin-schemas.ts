@@ -48,6 +48,7 @@ export const usageQuery = z.object({
 export const auditQuery = z.object({
   msisdn: one.optional(), partner: one.optional(), from: one.optional(), to: one.optional(), cursor: one.optional(), limit: limit.optional(),
 }).strict();
+export const subscriptionsQuery = z.object({ partner: z.string().min(1).max(64) }).strict();
 export const overviewQuery = z.object({
   hours: z.string().regex(/^[0-9]{1,3}$/, 'must be a whole number from 1 to 168').transform(Number).pipe(z.number().int().min(1).max(168)).optional(),
 }).strict();

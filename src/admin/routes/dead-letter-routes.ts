@@ -1,6 +1,7 @@
 import { Router } from 'express';
+import { Logger } from '../../observability/logger';
 import { DeadLetter } from '../../subscriptions/delivery/dead-letters';
-import { requireRole } from './admin-auth';
+import { adminLocals, requireRole } from './admin-auth';
 import { AdminProblem } from './problem';
 
 /** What the admin API does to dead letters; the BullMQ-backed one lives in subscriptions/delivery. */
@@ -20,7 +21,7 @@ function idOf(raw: unknown): string {
 }
 
 /** Webhook dead letters (CONTRACT §8, §12): list (viewer), replay and drop (partner-admin). */
-export function deadLetterRoutes(store: DeadLetterStore | undefined): Router {
+export function deadLetterRoutes(store: DeadLetterStore | undefined, logger: Logger): Router {
   const router = Router();
   const need = (): DeadLetterStore => {
     if (!store) throw new AdminProblem(503, NO_REDIS, 'urn:verify-customer:admin:no-redis');
@@ -33,10 +34,14 @@ export function deadLetterRoutes(store: DeadLetterStore | undefined): Router {
     const id = idOf(req.params.id);
     const done = await need().replay([id]);
     if (done.length === 0) throw new AdminProblem(404, 'no such dead letter');
+    // Dead letters are not registry changes (no change log entry): the log says who acted.
+    logger.info({ subject: adminLocals(res).principal.subject, jobId: id }, 'admin: dead letter replayed');
     res.status(202).json({ id });
   });
   router.delete('/dead-letters/:id', requireRole('partner-admin'), async (req, res) => {
-    if (!(await need().drop(idOf(req.params.id)))) throw new AdminProblem(404, 'no such dead letter');
+    const id = idOf(req.params.id);
+    if (!(await need().drop(id))) throw new AdminProblem(404, 'no such dead letter');
+    logger.info({ subject: adminLocals(res).principal.subject, jobId: id }, 'admin: dead letter dropped');
     res.status(204).end();
   });
   return router;

@@ -93,6 +93,14 @@ export class SubscriptionService {
       .sort((a, b) => a.startsAtMs - b.startsAtMs || a.id.localeCompare(b.id));
   }
 
+  /** The operator's view (the admin API, CONTRACT §12): a partner's live subscriptions, no token, no admission. */
+  async listForOperator(partnerApiKey: string): Promise<SubscriptionRecord[]> {
+    const now = this.deps.clock.nowMs();
+    return (await this.deps.store.listByPartner(partnerApiKey))
+      .filter((s) => s.expiresAtMs === undefined || s.expiresAtMs > now)
+      .sort((a, b) => a.startsAtMs - b.startsAtMs || a.id.localeCompare(b.id));
+  }
+
   async get(grant: AccessGrant, id: string): Promise<SubscriptionRecord> {
     requireScope(grant, SCOPES.subscriptionsRead);
     await this.deps.admit(grant.partner);
