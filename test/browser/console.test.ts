@@ -178,6 +178,8 @@ describe('the console in a browser', () => {
     await screenshot(admin, 'changes');
     await admin.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }).click();
     await admin.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+    await admin.getByLabel('Partner', { exact: true }).selectOption(name);
+    await admin.getByRole('table', { name: `Live subscriptions of ${name} (0)` }).waitFor();
     await screenshot(admin, 'webhooks');
   });
 

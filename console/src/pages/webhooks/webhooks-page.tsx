@@ -6,6 +6,7 @@ import { ErrorNote, InfoNote, Loading, StatusNote } from '../../components/notes
 import { useLoad } from '../../components/use-load';
 import { utc } from '../../format';
 import { useCan } from '../../session/session';
+import { SubscriptionsSection } from './subscriptions-section';
 
 type DeadLetter = Schemas['DeadLetter'];
 
@@ -28,11 +29,13 @@ export function WebhooksPage() {
   };
   return (
     <>
-      <PageHeader title="Webhooks" description="SIM swap notifications that could not be delivered to a partner's sink within the retry window (dead letters).">
+      <PageHeader title="Webhooks" description="Partners' SIM swap subscriptions, and the notifications that could not be delivered to a sink within the retry window (dead letters).">
         <button type="button" onClick={letters.reload}>Refresh</button>
       </PageHeader>
       {done && <StatusNote>{done}</StatusNote>}
       {error && <ErrorNote>{error}</ErrorNote>}
+      <SubscriptionsSection />
+      <h2>Dead letters</h2>
       {letters.error && (letters.status === 503
         ? <InfoNote>No dead letters to show: {letters.error}.</InfoNote>
         : <ErrorNote>{letters.error}</ErrorNote>)}
@@ -40,7 +43,7 @@ export function WebhooksPage() {
       {letters.data && (
         <div class="table-wrap">
           <table class="stack">
-            <caption>Dead letters ({letters.data.length})</caption>
+            <caption class="sr-only">Dead letters ({letters.data.length})</caption>
             <thead>
               <tr><th scope="col">Partner</th><th scope="col">Event</th><th scope="col">Sink</th><th scope="col">Attempts</th><th scope="col">Last outcome</th><th scope="col">Dead since</th>{canEdit && <th scope="col"><span class="sr-only">Actions</span></th>}</tr>
             </thead>
