@@ -9,12 +9,13 @@ ARG NODE_IMAGE=node:24-bookworm-slim@sha256:000000000000000000000000000000000000
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-# The image brings Node 24 itself: the node-linux-* optional packages (for machines without it)
-# and other optional native accelerators are left out.
+# Optional packages are installed in this stage: Vite's bundler (Rolldown) ships its native
+# binary as one. The prune drops them (and the node-linux-* package) from what ships.
 COPY package.json package-lock.json ./
-RUN npm ci --omit=optional --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json schema.graphql ./
 COPY src ./src
+COPY console ./console
 RUN npm run build && npm prune --omit=dev --omit=optional
 
 FROM ${NODE_IMAGE} AS runtime
@@ -28,6 +29,7 @@ WORKDIR /app
 COPY --from=build --chown=root:root /app/package.json ./package.json
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist/src ./dist/src
+COPY --from=build --chown=root:root /app/dist/admin-console ./dist/admin-console
 COPY --chown=root:root schema.graphql ./schema.graphql
 COPY --chown=root:root docs/openapi.yaml docs/openapi-camara.yaml ./docs/
 COPY --chown=root:root migrations ./migrations

@@ -6,14 +6,15 @@ import globals from 'globals';
 
 export default tseslint.config(
   // Generated files: the dashboards' JSON (npm run dashboards) and the GraphQL resolver types
-  // (npm run graphql:generate), whose helper types use `any` as graphql-codegen writes them.
+  // (npm run graphql:generate), whose helper types use `any` as graphql-codegen writes them;
+  // the console's admin API types (npm run admin-api:generate).
   {
     ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'grafana/provisioning/**',
-      'src/graphql/generated/**'],
+      'src/graphql/generated/**', 'console/src/api/admin-api.d.ts', 'test-results/**'],
   },
   js.configs.recommended,
   {
-    files: ['**/*.ts', '**/*.mts'],
+    files: ['**/*.ts', '**/*.mts', '**/*.tsx'],
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

@@ -1,4 +1,5 @@
 import express, { Express, RequestHandler } from 'express';
+import { consoleRoutes } from '../admin-console/console-routes';
 import { Logger } from '../observability/logger';
 import { correlator } from './correlator';
 import { errorMiddleware, notFound } from '../legacy-rest/error-middleware';
@@ -48,10 +49,11 @@ function requestEntry(deps: Pick<AppDeps, 'logger' | 'requestMetrics'>): Request
   };
 }
 
-/** The admin listener's application (ADMIN_PORT): probes, metrics and SIM-management's events only. */
+/** The admin listener's application (ADMIN_PORT): probes, metrics, SIM-management's events and the console at /admin/. */
 export function createAdminApp(deps: AdminAppDeps): Express {
   const app = baseApp(deps);
   for (const r of deps.adminRoutes) app.use(r);
+  app.use(consoleRoutes());
   app.use(notFound);
   app.use(errorMiddleware(deps.logger));
   return app;
