@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { AllocProfiles } from './alloc-profile';
+import { AbRatio, abLine, abRatios } from './ab-control';
 import { AuditSanity, checkAuditRecords } from './audit-sanity';
 import { BenchArgs } from './bench-args';
 import { FanoutResult, runFanout } from './fanout-phase';
@@ -17,6 +18,8 @@ export interface PhaseOutcome {
   audit?: AuditSanity;
   /** F1, the subscription fan-out. */
   fanout?: FanoutResult;
+  /** A/B runs: each pair's ratio, the control's and the corrected one. */
+  ab?: AbRatio[];
 }
 
 /** The scenarios of this run: --only's, else all but the A/B one. */
@@ -113,9 +116,12 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       out.results.push(r);
       logResult(r);
     }
-    for (const id of ['S1alt', 'S1+auditPG', 'S1+WAIT', 'C1', 'D1', 'G1', 'B3', 'S2']) logPaired(rounds, id);
+    for (const id of ['S1+auditPG', 'S1+WAIT', 'C1', 'D1', 'G1', 'B3', 'B1', 'S2']) logPaired(rounds, id);
     logPaired(rounds, 'S2', 'B4');
-    logPaired(rounds, 'S2alt', 'S2');
+    if (args.abControl !== undefined) {
+      out.ab = abRatios(rounds, args.abControl);
+      for (const r of out.ab) log(abLine(r));
+    }
     const auditTarget = running.get('auditpg');
     if (auditTarget && stack.auditPg) {
       const auditScenario = interleaved.find((s) => s.target === 'auditpg');
