@@ -4,9 +4,10 @@ import { AbRatio, abLine, abRatios } from './ab-control';
 import { AuditSanity, checkAuditRecords } from './audit-sanity';
 import { BenchArgs } from './bench-args';
 import { FanoutResult, runFanout } from './fanout-phase';
-import { ScenarioResult, SoakResult } from './report';
+import { ScenarioResult, SoakResult, cpuUsPerRequest } from './report';
 import { combineRounds, runScenario, runSoak } from './scenario-runner';
 import { KIND_SCOPES } from './request-factory';
+import { roundOrder } from './round-order';
 import { SCENARIOS, SOAK, Scenario, Target } from './scenarios';
 import { MIX_PARTNERS, RunningTarget, Stack, fetchBearer, startTarget } from './stack';
 
@@ -20,6 +21,20 @@ export interface PhaseOutcome {
   fanout?: FanoutResult;
   /** A/B runs: each pair's ratio, the control's and the corrected one. */
   ab?: AbRatio[];
+  /** The interleaved slices in the order they ran, to look for order effects (docs/performance.md, "A/B runs"). */
+  slices?: Slice[];
+}
+
+/** One measured slice of an interleaved round: where it ran, what ran just before it, how long its server had been idle. */
+export interface Slice {
+  id: string;
+  target: Target;
+  round: number;
+  position: number;
+  after?: string;
+  idleS?: number;
+  rps: number;
+  cpuUs?: number;
 }
 
 /** The scenarios of this run: --only's, else all but the A/B one. */
@@ -69,7 +84,7 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
   const out: PhaseOutcome = { results: [] };
   try {
     // Services first (in this order), then the baselines, whichever the run needs.
-    const services: Target[] = ['service', 'alt', 'auditpg', 'waitrepl'];
+    const services: Target[] = process.env.BENCH_ALT_FIRST === '1' ? ['alt', 'service', 'auditpg', 'waitrepl'] : ['service', 'alt', 'auditpg', 'waitrepl'];
     for (const target of [...services, ...[...needed].filter((t) => !services.includes(t))]) {
       if (!needed.has(target) || target === 'fanout') continue;
       // --profile: the service's profiles in cpuProfDir, the audit-on-PostgreSQL and WAIT services' beside them in auditpg/ and waitrepl/.
@@ -101,14 +116,27 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
     const interleaved = wanted.filter((s) => s.interleaved);
     const rounds = new Map<string, ScenarioResult[]>(interleaved.map((s) => [s.id, []]));
     const sliceS = args.durationS / args.rounds;
+    const slices: Slice[] = [];
+    const lastRanAt = new Map<Target, number>();
+    out.slices = slices;
     for (let r = 0; r < args.rounds; r++) {
-      // Each round starts one scenario later, and every slice gets a short warm-up: a server
-      // that was idle while the others ran starts cold (smaller heap, more GC), so no scenario
-      // may always be the one measured right after an idle spell.
-      const order = interleaved.map((_, i) => interleaved[(i + r) % interleaved.length]);
-      for (const s of order) {
+      // Each round starts one scenario later, a slice follows one on another server whenever it can
+      // (round-order.ts), and every slice gets a short warm-up: a server that was idle while the
+      // others ran starts cold (smaller heap, more GC), so no scenario may always be the one
+      // measured right after an idle spell, nor always the one measured right after itself.
+      const order = roundOrder(interleaved, r, slices.at(-1)?.target);
+      for (const [position, s] of order.entries()) {
         const warmupS = r === 0 ? args.warmupS : Math.min(1, args.warmupS);
-        rounds.get(s.id)?.push(await runScenario(stack, on(s), s, { durationS: sliceS, warmupS, round: r, rounds: args.rounds, ...await allocWindow(s, r) }));
+        const idleFrom = lastRanAt.get(s.target);
+        const idleS = idleFrom === undefined ? undefined : (Date.now() - idleFrom) / 1000;
+        const res = await runScenario(stack, on(s), s, { durationS: sliceS, warmupS, round: r, rounds: args.rounds, ...await allocWindow(s, r) });
+        lastRanAt.set(s.target, Date.now());
+        rounds.get(s.id)?.push(res);
+        const after = slices.at(-1)?.id;
+        slices.push({
+          id: s.id, target: s.target, round: r, position, rps: Math.round(res.rps), cpuUs: cpuUsPerRequest(res),
+          ...(after ? { after } : {}), ...(idleS !== undefined ? { idleS: Math.round(idleS * 10) / 10 } : {}),
+        });
       }
     }
     for (const s of interleaved) {
