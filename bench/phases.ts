@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { cpuSeconds } from '../tools/process-kit/proc-stats';
 import { AllocProfiles } from './alloc-profile';
 import { AbRatio, abLine, abRatios } from './ab-control';
 import { AuditSanity, checkAuditRecords } from './audit-sanity';
@@ -35,6 +36,8 @@ export interface Slice {
   idleS?: number;
   rps: number;
   cpuUs?: number;
+  /** CPU the other servers under test used during this slice (warm-up included), % of one core: work left over from their own slices. */
+  othersCpuPct?: number;
 }
 
 /** The scenarios of this run: --only's, else all but the A/B one. */
@@ -84,7 +87,7 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
   const out: PhaseOutcome = { results: [] };
   try {
     // Services first (in this order), then the baselines, whichever the run needs.
-    const services: Target[] = process.env.BENCH_ALT_FIRST === '1' ? ['alt', 'service', 'auditpg', 'waitrepl'] : ['service', 'alt', 'auditpg', 'waitrepl'];
+    const services: Target[] = ['service', 'alt', 'auditpg', 'waitrepl'];
     for (const target of [...services, ...[...needed].filter((t) => !services.includes(t))]) {
       if (!needed.has(target) || target === 'fanout') continue;
       // --profile: the service's profiles in cpuProfDir, the audit-on-PostgreSQL and WAIT services' beside them in auditpg/ and waitrepl/.
@@ -129,12 +132,16 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
         const warmupS = r === 0 ? args.warmupS : Math.min(1, args.warmupS);
         const idleFrom = lastRanAt.get(s.target);
         const idleS = idleFrom === undefined ? undefined : (Date.now() - idleFrom) / 1000;
+        const others = [...running.values()].filter((t) => t !== on(s));
+        const othersBefore = others.reduce((a, t) => a + cpuSeconds(t.pid), 0);
+        const startedMs = Date.now();
         const res = await runScenario(stack, on(s), s, { durationS: sliceS, warmupS, round: r, rounds: args.rounds, ...await allocWindow(s, r) });
+        const othersCpuPct = ((others.reduce((a, t) => a + cpuSeconds(t.pid), 0) - othersBefore) / ((Date.now() - startedMs) / 1000)) * 100;
         lastRanAt.set(s.target, Date.now());
         rounds.get(s.id)?.push(res);
         const after = slices.at(-1)?.id;
         slices.push({
-          id: s.id, target: s.target, round: r, position, rps: Math.round(res.rps), cpuUs: cpuUsPerRequest(res),
+          id: s.id, target: s.target, round: r, position, rps: Math.round(res.rps), cpuUs: cpuUsPerRequest(res), othersCpuPct: Math.round(othersCpuPct * 10) / 10,
           ...(after ? { after } : {}), ...(idleS !== undefined ? { idleS: Math.round(idleS * 10) / 10 } : {}),
         });
       }
