@@ -68,8 +68,19 @@ export function ratioTarget(name: string, a: ScenarioResult | undefined, b: Scen
   };
 }
 
-/** Server CPU per answered request, in µs (the capacity model's unit, docs/capacity.md). */
-export const cpuUsPerRequest = (r: ScenarioResult) => (r.rps > 0 && r.serverCpuPct > 0 ? (r.serverCpuPct * 1e4) / r.rps : undefined);
+/**
+ * Server CPU per answered request, in µs (the capacity model's unit, docs/capacity.md). For
+ * interleaved scenarios the median of the rounds' own values, as req/s is the median round: the
+ * mean CPU % over the median round's req/s mixed rounds (S1 rounds of 220, 153, 162 µs gave 179).
+ */
+export function cpuUsPerRequest(r: ScenarioResult): number | undefined {
+  const rounds = (r.cpuUsRounds ?? []).filter((x) => Number.isFinite(x) && x > 0).sort((a, b) => a - b);
+  if (rounds.length > 0) {
+    const mid = rounds.length >> 1;
+    return rounds.length % 2 ? rounds[mid] : (rounds[mid - 1] + rounds[mid]) / 2;
+  }
+  return r.rps > 0 && r.serverCpuPct > 0 ? (r.serverCpuPct * 1e4) / r.rps : undefined;
+}
 
 const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(digits));
 

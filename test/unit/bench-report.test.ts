@@ -1,5 +1,5 @@
 import { abRatios } from '../../bench/ab-control';
-import { ScenarioResult, evaluateTargets, ratioTarget, targetsTable } from '../../bench/report';
+import { ScenarioResult, cpuUsPerRequest, evaluateTargets, ratioTarget, targetsTable } from '../../bench/report';
 
 /** A measured scenario: `rps` requests a second at `cpuPct` % of one core (so 1e4 * cpuPct / rps µs per request). */
 function result(id: string, rps: number, cpuPct: number): ScenarioResult {
@@ -14,6 +14,12 @@ describe('bench target table: throughput and per-server-CPU ratios', () => {
     // S1: 4,000 req/s at 40 % = 100 µs/req; B1: 8,000 req/s at 96 % = 120 µs/req.
     const t = ratioTarget('S1 / B1', result('S1', 4000, 40), result('B1', 8000, 96), '>= 0.80', (x) => x >= 0.8);
     expect(t).toMatchObject({ value: '0.50', cpu: '1.20 (100 / 120 µs)', met: true, throughputMet: false });
+  });
+
+  it('when a scenario ran in rounds, then its CPU per request is the median round\'s, not the mean CPU over the median req/s', () => {
+    const s1 = { ...result('S1', 2124, 38), cpuUsRounds: [220, 153, 162] };
+    expect(cpuUsPerRequest(s1)).toBe(162);
+    expect(cpuUsPerRequest(result('S4', 100, 50))).toBe(5000);
   });
 
   it('when a side is missing, then both ratios are "-" and nothing is judged', () => {
