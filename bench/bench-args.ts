@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
-import { FANOUT_ID, SCENARIOS } from './scenarios';
+import { ALT_TWIN, DEFAULT_AB_CONTROL, FANOUT_ID, SCENARIOS, altOf } from './scenarios';
 
 /** Command-line options of `npm run bench -- ...`. */
 export interface BenchArgs {
   /** Run the 1M-request S1 soak (RSS growth); on by default, off with --no-soak. */
   soak: boolean;
+  /** When the soak does not run: why (the target table says so). */
+  soakOff?: string;
   /** Start the service with --cpu-prof and print where its time went. */
   profile: boolean;
   /** Sample the service's allocations (collected objects included) over every measured run and print where they happen. */
@@ -17,6 +19,8 @@ export interface BenchArgs {
   rounds: number;
   /** Pin the server under test to CPU 0 and everything else to CPU 1 (default); --no-pin leaves placement to the OS. */
   pin: boolean;
+  /** A/B runs (an 'alt' scenario in --only): the control scenario's twin id (S5 unless --ab-control), run on both slots. */
+  abControl?: string;
   /** F1, the SIM swap subscription fan-out: its size and settings; undefined when this run leaves it out. */
   fanout?: FanoutSettings;
   /** --help: print the usage and stop. */
@@ -46,7 +50,10 @@ export const USAGE = `usage: npm run bench -- [--quick] [--no-soak] [--profile] 
   --alloc-profile  sample the service's allocations (V8 sampling heap profiler over its inspector on 127.0.0.1,
                objects already collected included) in every measured run; print bytes per request and the top sites
   --only       scenario ids: M1 S1 S1+auditPG S1+WAIT C1 K1 D1 G1 S5 S6 S1@50% S2 S3 S4 B0 B1 B2 B3 B4 B0@50% B1@50% M1@50% B1@M1 F1
+               S1alt S2alt S5alt (A/B: a second service, BENCH_ALT_ROOT / BENCH_ALT_NODE_FLAGS)
                (@50% needs S1, M1@50% and B1@M1 need M1); no soak unless --soak
+  --ab-control with an A/B scenario (S1alt S2alt S5alt) in --only: the control run on both slots, S1 S2 or S5
+               (default S5); each A/B ratio is printed divided by the control's, round by round
   --soak       with --only or --quick: run the soak too
   --no-pin     do not pin the server to CPU 0 and the rest to CPU 1
   --duration   measured seconds per scenario (default 12; --quick 8)
@@ -82,6 +89,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         profile: { type: 'boolean', default: false },
         'alloc-profile': { type: 'boolean', default: false },
         only: { type: 'string' },
+        'ab-control': { type: 'string' },
         duration: { type: 'string' },
         rounds: { type: 'string' },
         warmup: { type: 'string' },
@@ -106,11 +114,18 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   } else if (quick) {
     only = new Set(QUICK_SCENARIOS);
   }
+  const abControl = abControlOf(only, parsed['ab-control']);
+  if (abControl !== undefined && only) {
+    only.add(abControl);
+    only.add(altOf(abControl) as string);
+  }
   // The soak runs by default on a full run; --only and --quick leave it out unless --soak.
   const soakDefault = only === undefined && process.env.BENCH_MILLION !== '0';
   const fanout = fanoutSettings(parsed, only === undefined || only.has(FANOUT_ID));
+  const soak = parsed.soak ?? soakDefault;
   return {
-    soak: parsed.soak ?? soakDefault,
+    soak,
+    ...(soak ? {} : { soakOff: soakOffReason(parsed.soak, quick, parsed.only !== undefined) }),
     profile: parsed.profile,
     allocProfile: parsed['alloc-profile'],
     only,
@@ -119,8 +134,30 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     rounds: Math.max(1, Math.round(positive('--rounds', parsed.rounds, quick ? 4 : 3))),
     pin: parsed.pin,
     ...(fanout ? { fanout } : {}),
+    ...(abControl ? { abControl } : {}),
     help: parsed.help,
   };
+}
+
+/** Every run with an A/B scenario gets a control pair (docs/performance.md, "A/B runs"); --ab-control without one is a mistake. */
+function abControlOf(only: Set<string> | undefined, given: string | undefined): string | undefined {
+  const ab = [...(only ?? [])].some((id) => ALT_TWIN[id] !== undefined);
+  if (given !== undefined && !Object.values(ALT_TWIN).includes(given)) {
+    throw new UsageError(`--ab-control needs one of ${Object.values(ALT_TWIN).join(', ')}, got "${given}"`);
+  }
+  if (!ab) {
+    if (given !== undefined) throw new UsageError('--ab-control needs an A/B scenario in --only (S1alt, S2alt, S5alt)');
+    return undefined;
+  }
+  return given ?? DEFAULT_AB_CONTROL;
+}
+
+/** Why the soak is left out, in the words of the command line that left it out. */
+function soakOffReason(soakFlag: boolean | undefined, quick: boolean, only: boolean): string {
+  if (soakFlag === false) return '--no-soak';
+  if (only) return '--only leaves it out; add --soak';
+  if (quick) return '--quick leaves it out; add --soak';
+  return 'BENCH_MILLION=0';
 }
 
 type FanoutFlag = 'fanout-subscriptions' | 'fanout-numbers' | 'fanout-sinks' | 'fanout-concurrency' | 'fanout-sink-concurrency';

@@ -1,11 +1,14 @@
 import { join } from 'node:path';
+import { cpuSeconds } from '../tools/process-kit/proc-stats';
 import { AllocProfiles } from './alloc-profile';
+import { AbRatio, abLine, abRatios } from './ab-control';
 import { AuditSanity, checkAuditRecords } from './audit-sanity';
 import { BenchArgs } from './bench-args';
 import { FanoutResult, runFanout } from './fanout-phase';
-import { ScenarioResult, SoakResult } from './report';
+import { ScenarioResult, SoakResult, cpuUsPerRequest } from './report';
 import { combineRounds, runScenario, runSoak } from './scenario-runner';
 import { KIND_SCOPES } from './request-factory';
+import { roundOrder } from './round-order';
 import { SCENARIOS, SOAK, Scenario, Target } from './scenarios';
 import { MIX_PARTNERS, RunningTarget, Stack, fetchBearer, startTarget } from './stack';
 
@@ -17,6 +20,24 @@ export interface PhaseOutcome {
   audit?: AuditSanity;
   /** F1, the subscription fan-out. */
   fanout?: FanoutResult;
+  /** A/B runs: each pair's ratio, the control's and the corrected one. */
+  ab?: AbRatio[];
+  /** The interleaved slices in the order they ran, to look for order effects (docs/performance.md, "A/B runs"). */
+  slices?: Slice[];
+}
+
+/** One measured slice of an interleaved round: where it ran, what ran just before it, how long its server had been idle. */
+export interface Slice {
+  id: string;
+  target: Target;
+  round: number;
+  position: number;
+  after?: string;
+  idleS?: number;
+  rps: number;
+  cpuUs?: number;
+  /** CPU the other servers under test used during this slice (warm-up included), % of one core: work left over from their own slices. */
+  othersCpuPct?: number;
 }
 
 /** The scenarios of this run: --only's, else all but the A/B one. */
@@ -98,14 +119,31 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
     const interleaved = wanted.filter((s) => s.interleaved);
     const rounds = new Map<string, ScenarioResult[]>(interleaved.map((s) => [s.id, []]));
     const sliceS = args.durationS / args.rounds;
+    const slices: Slice[] = [];
+    const lastRanAt = new Map<Target, number>();
+    out.slices = slices;
     for (let r = 0; r < args.rounds; r++) {
-      // Each round starts one scenario later, and every slice gets a short warm-up: a server
-      // that was idle while the others ran starts cold (smaller heap, more GC), so no scenario
-      // may always be the one measured right after an idle spell.
-      const order = interleaved.map((_, i) => interleaved[(i + r) % interleaved.length]);
-      for (const s of order) {
+      // Each round starts one scenario later, a slice follows one on another server whenever it can
+      // (round-order.ts), and every slice gets a short warm-up: a server that was idle while the
+      // others ran starts cold (smaller heap, more GC), so no scenario may always be the one
+      // measured right after an idle spell, nor always the one measured right after itself.
+      const order = roundOrder(interleaved, r, slices.at(-1)?.target);
+      for (const [position, s] of order.entries()) {
         const warmupS = r === 0 ? args.warmupS : Math.min(1, args.warmupS);
-        rounds.get(s.id)?.push(await runScenario(stack, on(s), s, { durationS: sliceS, warmupS, round: r, rounds: args.rounds, ...await allocWindow(s, r) }));
+        const idleFrom = lastRanAt.get(s.target);
+        const idleS = idleFrom === undefined ? undefined : (Date.now() - idleFrom) / 1000;
+        const others = [...running.values()].filter((t) => t !== on(s));
+        const othersBefore = others.reduce((a, t) => a + cpuSeconds(t.pid), 0);
+        const startedMs = Date.now();
+        const res = await runScenario(stack, on(s), s, { durationS: sliceS, warmupS, round: r, rounds: args.rounds, ...await allocWindow(s, r) });
+        const othersCpuPct = ((others.reduce((a, t) => a + cpuSeconds(t.pid), 0) - othersBefore) / ((Date.now() - startedMs) / 1000)) * 100;
+        lastRanAt.set(s.target, Date.now());
+        rounds.get(s.id)?.push(res);
+        const after = slices.at(-1)?.id;
+        slices.push({
+          id: s.id, target: s.target, round: r, position, rps: Math.round(res.rps), cpuUs: cpuUsPerRequest(res), othersCpuPct: Math.round(othersCpuPct * 10) / 10,
+          ...(after ? { after } : {}), ...(idleS !== undefined ? { idleS: Math.round(idleS * 10) / 10 } : {}),
+        });
       }
     }
     for (const s of interleaved) {
@@ -113,9 +151,12 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
       out.results.push(r);
       logResult(r);
     }
-    for (const id of ['S1alt', 'S1+auditPG', 'S1+WAIT', 'C1', 'D1', 'G1', 'B3', 'S2']) logPaired(rounds, id);
+    for (const id of ['S1+auditPG', 'S1+WAIT', 'C1', 'D1', 'G1', 'B3', 'B1', 'S2']) logPaired(rounds, id);
     logPaired(rounds, 'S2', 'B4');
-    logPaired(rounds, 'S2alt', 'S2');
+    if (args.abControl !== undefined) {
+      out.ab = abRatios(rounds, args.abControl);
+      for (const r of out.ab) log(abLine(r));
+    }
     const auditTarget = running.get('auditpg');
     if (auditTarget && stack.auditPg) {
       const auditScenario = interleaved.find((s) => s.target === 'auditpg');

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { abTargets } from './ab-control';
 import { AllocProfiles } from './alloc-profile';
 import { summariseAllocDir } from './alloc-summary';
 import { argsOrExit } from './bench-args';
@@ -49,11 +50,11 @@ async function main(): Promise<void> {
   } finally {
     if (!(await stopStack(stack))) log('WARNING: redis-server was gone by the end of the run (killed from outside?): check errors and the store mode');
   }
-  const { results, soak, storeMode, audit, fanout } = outcome;
+  const { results, soak, storeMode, audit, fanout, ab, slices } = outcome;
 
   const order = (id: string) => SCENARIOS.findIndex((s) => s.id === id);
   results.sort((a, b) => order(a.id) - order(b.id));
-  const targets = evaluateTargets(results, soak, audit, fanout);
+  const targets = [...evaluateTargets(results, soak, audit, fanout, args.soakOff), ...abTargets(ab ?? [])];
   const loadAfter = loadavg();
   const out = [
     '',
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
   writeFileSync(file, `${JSON.stringify({
     startedAt: stamp, node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, placement: placement.note,
     loadavgBefore: loadBefore, loadavgAfter: loadAfter, storeMode, durationS: args.durationS, warmupS: args.warmupS, rounds: args.rounds,
-    results, soak, audit, fanout, targets,
+    results, soak, audit, fanout, ab, targets, slices,
   }, null, 2)}\n`);
   process.stdout.write(`\nresults: ${file}\n`);
   if (cpuProfDir && results.length > 0) process.stdout.write(`\n${summariseProfiles(cpuProfDir)}\n`);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { LoadResult, LoadSpec } from './load-worker';
 import { spawnHelper } from './processes';
 import { RssSampler, cpuSeconds, rssMb } from '../tools/process-kit/proc-stats';
-import { ScenarioResult, SoakResult } from './report';
+import { ScenarioResult, SoakResult, cpuUsPerRequest } from './report';
 import { preflight } from './preflight';
 import { RequestCosts, startCosts } from './request-costs';
 import { Scenario, numberBase } from './scenarios';
@@ -121,7 +121,7 @@ export function combineRounds(rounds: ScenarioResult[]): ScenarioResult {
     maxMs: Math.max(...rounds.map((r) => r.maxMs)), errors: sum((r) => r.errors), non2xx: sum((r) => r.non2xx),
     unexpected: sum((r) => r.unexpected), statusCounts, loadgenCpuPct: sum((r) => r.loadgenCpuPct) / rounds.length,
     peakRssMb: Math.max(...rounds.map((r) => r.peakRssMb)), serverCpuPct: sum((r) => r.serverCpuPct) / rounds.length,
-    rounds: rounds.length, rpsRounds: rounds.map((r) => Math.round(r.rps)),
+    rounds: rounds.length, rpsRounds: rounds.map((r) => Math.round(r.rps)), cpuUsRounds: rounds.map((r) => Math.round(cpuUsPerRequest(r) ?? NaN)),
   };
   if (first.counters) out.counters = counters;
   const costs = rounds.map((r) => r.costs).filter((c): c is RequestCosts => c !== undefined);

@@ -84,6 +84,8 @@ export const SCENARIOS: Scenario[] = [
   // same rounds as S1, for paired before/after measurements (docs/performance.md).
   { id: 'S1alt', title: 'S1 on the alternative service (A/B)', target: 'alt', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'S2alt', title: 'S2 on the alternative service (A/B)', target: 'alt', kind: 'kyc-distinct', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
+  // The default control of every A/B run (bench/ab-control.ts): S5 on both slots.
+  { id: 'S5alt', title: 'S5 on the alternative service (A/B control)', target: 'alt', kind: 'kyc-bad-sig', expectStatuses: [401, 429], connections: CONNECTIONS, interleaved: true },
   { id: 'S1@50%', title: 'S1 at half of S1\'s peak rate', target: 'service', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, rateOfS1: 0.5 },
   { id: 'S2', title: 'REST KYC, cache miss (distinct numbers)', target: 'service', kind: 'kyc-distinct', expectStatuses: [200], connections: CONNECTIONS, interleaved: true },
   { id: 'M1@50%', title: 'M1 at half of M1\'s peak rate', target: 'service', kind: 'mix-m1', expectStatuses: [200, 401], connections: CONNECTIONS, rateOfS1: 0.5, rateOf: 'M1' },
@@ -98,6 +100,18 @@ export const SCENARIOS: Scenario[] = [
   { id: 'B0@50%', title: 'B0 at S1@50%\'s rate (latency floor)', target: 'b0', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, rateOfS1: 0.5 },
   { id: 'B1@50%', title: 'B1 at S1@50%\'s rate', target: 'b1', kind: 'kyc-hot', expectStatuses: [200], connections: CONNECTIONS, rateOfS1: 0.5 },
 ];
+
+/** Each A/B scenario (on the 'alt' slot) and its twin on the service. */
+export const ALT_TWIN: Readonly<Record<string, string>> = { S1alt: 'S1', S2alt: 'S2', S5alt: 'S5' };
+
+/**
+ * The control of an A/B run unless --ab-control says otherwise: S5 stops at the signature check
+ * (no cache, no upstream call, no txn_id claim), so a change elsewhere cannot move it.
+ */
+export const DEFAULT_AB_CONTROL = 'S5';
+
+/** The A/B scenario of a twin (S5 -> S5alt). */
+export const altOf = (twin: string): string | undefined => Object.keys(ALT_TWIN).find((alt) => ALT_TWIN[alt] === twin);
 
 /** Kinds whose every request carries a number never sent before in the run. */
 const DISTINCT_KINDS = new Set<RequestKind>(['kyc-distinct', 'sim-distinct', 'mix-m1']);

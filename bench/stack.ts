@@ -28,6 +28,8 @@ export interface Stack {
   signingKeyFile: string;
   /** The sink-credential key (32 random bytes, base64): production with Redis requires a file. */
   sinkKeyFile: string;
+  /** KYC Match's allowance key (32 random bytes, base64): production with Redis requires a file. */
+  kycMatchKeyFile: string;
   creds: Credentials;
   /** The audit trail's PostgreSQL, when S1+auditPG runs. */
   auditPg?: PostgresProcess;
@@ -65,6 +67,8 @@ export async function startStack(root: string, placement: Placement, opts: { aud
   writeFileSync(signingKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
   const sinkKeyFile = join(dir, 'sink-credentials.key');
   writeFileSync(sinkKeyFile, randomBytes(32).toString('base64'), { mode: 0o600 });
+  const kycMatchKeyFile = join(dir, 'kyc-match.key');
+  writeFileSync(kycMatchKeyFile, randomBytes(32).toString('base64'), { mode: 0o600 });
   const rateLimit = { perSecond: 1_000_000, burst: 1_000_000 };
   writeFileSync(partnersFile, JSON.stringify({
     partners: [
@@ -76,7 +80,7 @@ export async function startStack(root: string, placement: Placement, opts: { aud
   const auditPg = opts.auditPg ? await startAuditPostgres() : undefined;
   const replicated = opts.replicated ? await startReplicatedRedis() : undefined;
   return {
-    root, placement, redis, simulator, simulatorUrl: (simulator.match as RegExpExecArray)[1], partnersFile, signingKeyFile, sinkKeyFile, creds,
+    root, placement, redis, simulator, simulatorUrl: (simulator.match as RegExpExecArray)[1], partnersFile, signingKeyFile, sinkKeyFile, kycMatchKeyFile, creds,
     ...(auditPg ? { auditPg } : {}),
     ...(replicated ? { replicated } : {}),
   };
@@ -182,6 +186,7 @@ export async function startTarget(stack: Stack, target: Target, opts: { cpuProfD
         // and tokens that outlive the run (fetched once, before measuring).
         OAUTH_SIGNING_KEY_FILE: stack.signingKeyFile,
         SINK_CREDENTIALS_KEY_FILE: stack.sinkKeyFile,
+        KYC_MATCH_KEY_FILE: stack.kycMatchKeyFile,
         PUBLIC_URL: url,
         OAUTH_TOKEN_TTL_S: '86400',
         ...(target === 'auditpg' ? auditPostgresEnv(auditPgOf(stack)) : AUDIT_OFF_ENV),

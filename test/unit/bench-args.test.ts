@@ -26,6 +26,22 @@ describe('npm run bench arguments (node:util parseArgs, strict)', () => {
     expect(parseBenchArgs(['--no-soak']).soak).toBe(false);
   });
 
+  it('when the soak is left out, then the reason given is the option that left it out', () => {
+    expect(parseBenchArgs([]).soakOff).toBeUndefined();
+    expect(parseBenchArgs(['--no-soak']).soakOff).toBe('--no-soak');
+    expect(parseBenchArgs(['--only=F1']).soakOff).toBe('--only leaves it out; add --soak');
+    expect(parseBenchArgs(['--quick']).soakOff).toBe('--quick leaves it out; add --soak');
+    expect(parseBenchArgs(['--quick', '--no-soak']).soakOff).toBe('--no-soak');
+  });
+
+  it('when an A/B scenario is asked for, then the control pair (S5 unless --ab-control) runs with it', () => {
+    expect(parseBenchArgs(['--only=S1,S1alt'])).toMatchObject({ abControl: 'S5', only: new Set(['S1', 'S1alt', 'S5', 'S5alt']) });
+    expect(parseBenchArgs(['--only=S2,S2alt', '--ab-control=S1'])).toMatchObject({ abControl: 'S1', only: new Set(['S2', 'S2alt', 'S1', 'S1alt']) });
+    expect(parseBenchArgs(['--only=S1,B1']).abControl).toBeUndefined();
+    expect(() => parseBenchArgs(['--only=S1', '--ab-control=S5'])).toThrow(/--ab-control needs an A\/B scenario/);
+    expect(() => parseBenchArgs(['--only=S1alt', '--ab-control=B1'])).toThrow(/--ab-control needs one of S1, S2, S5/);
+  });
+
   it.each([
     [['--secret'], /Unknown option '--secret'/],
     [['--alloc-profile=yes'], /--alloc-profile/],
