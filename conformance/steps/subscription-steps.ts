@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { Given, Then, When } from '@cucumber/cucumber';
+import { After, Given, Then, When } from '@cucumber/cucumber';
 import { ConformanceWorld } from '../support/world';
 import { NUMBERS, defaultBody } from '../binding/demo-binding';
 
@@ -24,8 +24,21 @@ async function createSubscription(w: W, phoneNumber: string): Promise<string> {
   });
   const created = (await res.json()) as { id?: unknown };
   assert.ok(res.status === 201 && typeof created.id === 'string', `creating a subscription: ${res.status} ${JSON.stringify(created)}`);
+  w.facts.created = [...((w.facts.created as string[] | undefined) ?? []), created.id];
   return created.id;
 }
+
+/** The subscriptions a scenario made (its own request's too) are deleted after it: a run leaves none behind. */
+After(async function (this: W) {
+  const ids = [...((this.facts.created as string[] | undefined) ?? [])];
+  const own = this.sentReply;
+  if (this.operation?.operationId === 'createSimSwapSubscription' && own?.status === 201) ids.push(String((own.body as { id?: unknown }).id));
+  if (ids.length === 0) return;
+  const token = await this.tokens.twoLegged(['sim-swap-subscriptions:delete']);
+  for (const id of ids) {
+    await fetch(`${this.parameters.baseUrl}${SUBSCRIPTIONS}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer());
+  }
+});
 
 Given(/^"([^"]+)" ?<> ?"([^"]*)"$/, function (this: W, path: string, value: string) {
   const other: Record<string, unknown> = {

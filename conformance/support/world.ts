@@ -143,6 +143,11 @@ export class ConformanceWorld extends World<KitParameters> {
     return this.reply;
   }
 
+  /** The reply if the request was sent; undefined otherwise (never sends). */
+  get sentReply(): Reply | undefined {
+    return this.reply;
+  }
+
   /** Sends the described request now (a setup call whose reply a later one depends on). */
   async send(): Promise<Reply> {
     const headers: Record<string, string> = { ...this.headers };

@@ -131,12 +131,14 @@ const requestSchema = ownObject({
 }, 'the request body must be a JSON object');
 
 /**
- * What the yaml declares. sinkCredential is PlainCredential or AccessTokenCredential (allOf over
- * SinkCredential): the union of their properties; which ones a type needs is the schema's check.
+ * What the yaml declares. sinkCredential is PlainCredential, AccessTokenCredential or
+ * RefreshTokenCredential (allOf over SinkCredential): the union of their properties (a
+ * REFRESHTOKEN one is then refused as INVALID_CREDENTIAL, not for its fields); which ones a type
+ * needs is the schema's check.
  */
 const DECLARED: DeclaredShape = {
   protocol: true, sink: true, types: true,
-  sinkCredential: Object.fromEntries(CREDENTIAL_FIELDS.map((f) => [f, true])),
+  sinkCredential: Object.fromEntries([...CREDENTIAL_FIELDS, 'refreshToken', 'refreshTokenEndpoint'].map((f) => [f, true])),
   config: { subscriptionDetail: { phoneNumber: true }, subscriptionExpireTime: true, subscriptionMaxEvents: true },
 };
 
