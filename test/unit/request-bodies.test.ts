@@ -89,8 +89,14 @@ describe('the CAMARA bodies', () => {
 
   test('when a body is valid, then only what was sent is returned', () => {
     expect(parseRetrieveDateBody({})).toEqual({});
-    expect(parseCheckBody({ phoneNumber: '+255712345678', other: true })).toEqual({ phoneNumber: '+255712345678' });
+    expect(parseCheckBody({ phoneNumber: '+255712345678' })).toEqual({ phoneNumber: '+255712345678' });
     expect(parseTenureBody({ tenureDate: '2024-02-29' })).toEqual({ tenureDate: '2024-02-29' });
+  });
+
+  test('when a body has a property its schema does not declare, then it is refused, naming it, before any value is judged', () => {
+    expect(thrown(() => parseCheckBody({ phoneNumber: '+255712345678', other: true })).message).toMatch(/^unknown property "other"/);
+    expect(thrown(() => parseTenureBody({ tenureDate: 'not a date', maxAge: 1 })).message).toMatch(/^unknown property "maxAge"/);
+    expect(thrown(() => parseRetrieveDateBody(JSON.parse('{"__proto__":{"phoneNumber":"+255712345678"}}'))).message).toMatch(/^unknown property "__proto__"/);
   });
 
   test('when phoneNumber is null, then it is refused (the schema allows no null)', () => {
