@@ -47,6 +47,14 @@ Given(/^(?:the header "Authorization" is set to an access token without the requ
 // The body.
 Given('the request body is set by default to a request body compliant with the schema', function (this: W) {
   this.body = defaultBody(this);
+  // The binding's body must be what the step says: compliant with the operation's request schema.
+  const op = this.op;
+  const schema = (op.spec.operation(op.method, op.path)?.requestBody as { content?: Record<string, { schema?: Record<string, never> }> } | undefined)
+    ?.content?.['application/json']?.schema;
+  if (schema) {
+    const errors = op.spec.validate(schema, this.body, 'default body');
+    if (errors.length > 0) throw new Error(`the binding's default body is not compliant with the schema: ${errors.join('; ')}`);
+  }
 });
 Given('the request body is not included', function (this: W) {
   this.body = undefined;
