@@ -16,14 +16,14 @@ import { Listed, RunCollector, isEnabled, summary } from './results';
 const REPO = resolve(__dirname, '..', '..', '..');
 const USAGE = `usage: npm run conformance -- --base-url URL --client-id ID --client-secret S [--token-url URL]
   [--features DIR] [--issuer-key FILE --issuer ISS --audience AUD | --three-legged-command CMD]
-  [--sink-url URL] [--setting NAME=VALUE]... [--only-enabled] [--tags EXPR] [--known FILE] [--json FILE]`;
+  [--sink-url URL] [--rate-limited-client ID:SECRET] [--setting NAME=VALUE]... [--only-enabled] [--tags EXPR] [--known FILE] [--json FILE]`;
 
 function options(argv: string[]) {
   const { values } = parseArgs({
     args: argv, strict: true, allowPositionals: false, options: {
       'base-url': { type: 'string' }, 'token-url': { type: 'string' }, 'client-id': { type: 'string' }, 'client-secret': { type: 'string' },
       features: { type: 'string' }, 'issuer-key': { type: 'string' }, issuer: { type: 'string' }, audience: { type: 'string' },
-      'three-legged-command': { type: 'string' }, 'sink-url': { type: 'string' }, setting: { type: 'string', multiple: true },
+      'three-legged-command': { type: 'string' }, 'rate-limited-client': { type: 'string' }, 'sink-url': { type: 'string' }, setting: { type: 'string', multiple: true },
       'only-enabled': { type: 'boolean' }, tags: { type: 'string' }, known: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' },
     },
   });
@@ -36,6 +36,12 @@ function options(argv: string[]) {
     if (eq < 1) throw new Error(`--setting takes NAME=VALUE, got "${s}"`);
     settings[s.slice(0, eq)] = s.slice(eq + 1);
   }
+  const limited = values['rate-limited-client'];
+  if (limited !== undefined) {
+    if (!/^[^:]+:.+$/.test(limited)) throw new Error('--rate-limited-client takes ID:SECRET');
+    // The scenarios that exhaust a rate limit are then expected to pass (known-failures.json).
+    settings.RATE_LIMITED_CLIENT = limited.slice(0, limited.indexOf(':'));
+  }
   const params: KitParameters = {
     baseUrl, tokenUrl: values['token-url'] ?? `${baseUrl}/oauth2/token`, clientId: values['client-id'], clientSecret: values['client-secret'],
     featuresDir: resolve(values.features ?? process.env.CAMARA_SPECS_DIR ?? join(REPO, '..', 'shared', 'camara')),
@@ -43,6 +49,7 @@ function options(argv: string[]) {
     ...(values['issuer-key'] ? { issuerKeyFile: values['issuer-key'] } : {}),
     ...(values.issuer ? { issuer: values.issuer } : {}), ...(values.audience ? { audience: values.audience } : {}),
     ...(values['three-legged-command'] ? { threeLeggedCommand: values['three-legged-command'] } : {}),
+    ...(limited ? { rateLimitedClient: { id: limited.slice(0, limited.indexOf(':')), secret: limited.slice(limited.indexOf(':') + 1) } } : {}),
   };
   return { params, onlyEnabled: values['only-enabled'] ?? false, tags: values.tags ?? '', known: values.known ?? join(REPO, 'conformance', 'known-failures.json'), json: values.json };
 }

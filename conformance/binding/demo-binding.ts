@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { Given, Then } from '@cucumber/cucumber';
+import { TokenSource } from '../support/token-source';
 import { ConformanceWorld } from '../support/world';
 import { DAY, MISMATCH, NUMBERS, RECORDS, defaultBody, isoDate, propertyName } from './demo-data';
 
@@ -219,8 +220,21 @@ Given('the API Producer doesn\'t offer general information on the call forwardin
   assert.equal(this.parameters.settings.CALL_FORWARDING_LIST, 'false', 'the deployment offers the list operation: set CALL_FORWARDING_LIST=false');
 });
 Given(/^the endpoint is invoked$|^a new endpoint invocation is done$/, function (this: W) { /* the request below */ });
-Given(/^the number of endpoints calls (?:from any API Consumer )?is equal to the (?:business|server) limit$/, function () {
-  assert.fail('the kit does not exhaust a partner\'s rate limit: it would throttle every scenario after it');
+let limitedTokens: TokenSource | undefined;
+
+/** Calls with the rate-limited partner's token until one is refused: the limit is reached, and the scenario's request is the next. */
+Given(/^the number of endpoints calls (?:from any API Consumer )?is equal to the (?:business|server) limit$/, async function (this: W) {
+  const client = this.parameters.rateLimitedClient;
+  assert.ok(client, 'exhausting a rate limit needs a partner of its own, or every later scenario is throttled: pass --rate-limited-client');
+  // One token source for the run: the token endpoint spends the same partner's limit, so the token is fetched once, before it is exhausted.
+  limitedTokens ??= new TokenSource({ tokenUrl: this.parameters.tokenUrl, clientId: client.id, clientSecret: client.secret });
+  const token = await limitedTokens.twoLegged(['call-forwarding-signal:unconditional-call-forwardings:read', 'call-forwarding-signal:call-forwardings:read']);
+  this.auth = { kind: 'bearer', token };
+  for (let i = 0; i < 200; i++) {
+    const reply = await this.send();
+    if (reply.status === 429) return;
+  }
+  assert.fail('200 calls and no 429: the partner named by --rate-limited-client has no small rate limit');
 });
 
 // --- KYC Match -----------------------------------------------------------------------------------------------------

@@ -21,12 +21,15 @@ export interface KitParameters {
   threeLeggedCommand?: string;
   /** A sink URL the deployment accepts for subscriptions (nothing is delivered to it unless a swap happens). */
   sinkUrl: string;
+  /** A partner whose rate limit the kit may exhaust (`--rate-limited-client`): the 429 scenarios. */
+  rateLimitedClient?: { id: string; secret: string };
   /** The deployment's optional settings the operator declared (`--setting NAME=VALUE`). */
   settings: Record<string, string>;
 }
 
 export type Auth =
   | { kind: 'two-legged' }
+  | { kind: 'bearer'; token: string }
   | { kind: 'three-legged'; phoneNumber: string }
   | { kind: 'none' | 'expired' | 'invalid' | 'other-scope' };
 
@@ -128,6 +131,7 @@ export class ConformanceWorld extends World<KitParameters> {
     const scopes = this.op.scopes;
     switch (this.auth.kind) {
       case 'none': return undefined;
+      case 'bearer': return `Bearer ${this.auth.token}`;
       case 'two-legged': return `Bearer ${await this.tokens.twoLegged(scopes)}`;
       case 'three-legged': return `Bearer ${await this.tokens.threeLegged(this.auth.phoneNumber, scopes)}`;
       case 'expired': return `Bearer ${await this.tokens.expired(scopes)}`;
