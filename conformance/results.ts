@@ -14,7 +14,7 @@ export interface Listed {
   tag: string;
   /** The first cell of a Scenario Outline's row; absent: every row. */
   example?: string;
-  kind: 'feature-defect' | 'optional' | 'demo-data' | 'kit-limit';
+  kind: 'feature-defect' | 'optional' | 'demo-data';
   reason: string;
   /** The feature file's own words, for a defect. */
   quote?: string;
