@@ -32,11 +32,25 @@ export function flatShape(names: readonly string[]): DeclaredShape {
   return Object.fromEntries(names.map((n) => [n, true]));
 }
 
-/** The 400 for a body with an undeclared property, naming it (cut short: a name is caller text, and could be anything). */
+/** Control, format (bidirectional overrides…) and separator characters, and lone surrogates. */
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * The message naming an undeclared property. A name is caller text and could be anything: it is
+ * cut short (on a whole character) and its unsafe characters shown as `\uXXXX`, so what a
+ * reader sees in a log is what was sent (no right-to-left override reordering it).
+ */
+export function undeclaredMessage(path: string): string {
+  const cut = [...path].slice(0, 80).join('');
+  const shown = cut.replace(UNSAFE, (c) => Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
+  return `unknown property "${shown}"; the schema does not declare it`;
+}
+
+/** The 400 for a body with an undeclared property, naming it. */
 export function refuseUndeclared(body: unknown, shape: DeclaredShape): void {
   const found = undeclaredProperty(body, shape);
   if (found === undefined) return;
-  throw new BadRequestError(`unknown property ${JSON.stringify(found.slice(0, 80))}; the schema does not declare it`);
+  throw new BadRequestError(undeclaredMessage(found));
 }
 
 /** A 400 naming the body's own fields beyond `allowed`, before any field is judged; a body that is not an object is the schema's to refuse. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PHONE_EXPECTATION, PHONE_NUMBER } from '../camara/camara-input';
-import { undeclaredProperty, flatShape } from '../camara/strict-body';
+import { flatShape, undeclaredMessage, undeclaredProperty } from '../camara/strict-body';
 import { isPlainObject, ownFields } from '../kernel/plain-object';
 import { parseFullDate } from '../kernel/zoned-date';
 import { ATTRIBUTES, ComparisonKind, GENDERS, ID_DOCUMENT_TYPES, MatchAttributes } from './identity-record';
@@ -98,7 +98,7 @@ export function parseMatchRequest(body: unknown): ParsedMatchRequest {
   }
   const undeclared = undeclaredProperty(body, DECLARED);
   if (undeclared !== undefined) {
-    return { ok: false, problems: [{ code: 'INVALID_ARGUMENT', message: `unknown property ${JSON.stringify(undeclared.slice(0, 80))}; the schema does not declare it` }] };
+    return { ok: false, problems: [{ code: 'INVALID_ARGUMENT', message: undeclaredMessage(undeclared) }] };
   }
   const parsed = requestSchema.safeParse(ownFields(body, KNOWN_FIELDS));
   if (!parsed.success) {

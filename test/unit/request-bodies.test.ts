@@ -99,6 +99,12 @@ describe('the CAMARA bodies', () => {
     expect(thrown(() => parseRetrieveDateBody(JSON.parse('{"__proto__":{"phoneNumber":"+255712345678"}}'))).message).toMatch(/^unknown property "__proto__"/);
   });
 
+  test('when an undeclared name holds a right-to-left override, a newline or is very long, then the message shows them escaped and cut', () => {
+    const message = thrown(() => parseCheckBody({ ['a\u202eb\nc']: 1 })).message;
+    expect(message).toBe('unknown property "a\\u202eb\\u000ac"; the schema does not declare it');
+    expect(thrown(() => parseCheckBody({ ['x'.repeat(500)]: 1 })).message).toBe(`unknown property "${'x'.repeat(80)}"; the schema does not declare it`);
+  });
+
   test('when phoneNumber is null, then it is refused (the schema allows no null)', () => {
     expect(thrown(() => parseRetrieveDateBody({ phoneNumber: null })).message).toMatch(/^phoneNumber must be an E\.164 number/);
   });
