@@ -16,14 +16,14 @@ import { Listed, RunCollector, isEnabled, summary } from './results';
 const REPO = resolve(__dirname, '..', '..', '..');
 const USAGE = `usage: npm run conformance -- --base-url URL --client-id ID --client-secret S [--token-url URL]
   [--features DIR] [--issuer-key FILE --issuer ISS --audience AUD | --three-legged-command CMD]
-  [--sink-url URL] [--rate-limited-client ID:SECRET] [--setting NAME=VALUE]... [--only-enabled] [--tags EXPR] [--known FILE] [--json FILE]`;
+  [--sink-url URL] [--rate-limited-client ID:SECRET] [--data FILE] [--setting NAME=VALUE]... [--only-enabled] [--tags EXPR] [--known FILE] [--json FILE]`;
 
 function options(argv: string[]) {
   const { values } = parseArgs({
     args: argv, strict: true, allowPositionals: false, options: {
       'base-url': { type: 'string' }, 'token-url': { type: 'string' }, 'client-id': { type: 'string' }, 'client-secret': { type: 'string' },
       features: { type: 'string' }, 'issuer-key': { type: 'string' }, issuer: { type: 'string' }, audience: { type: 'string' },
-      'three-legged-command': { type: 'string' }, 'rate-limited-client': { type: 'string' }, 'sink-url': { type: 'string' }, setting: { type: 'string', multiple: true },
+      'three-legged-command': { type: 'string' }, 'rate-limited-client': { type: 'string' }, data: { type: 'string' }, 'sink-url': { type: 'string' }, setting: { type: 'string', multiple: true },
       'only-enabled': { type: 'boolean' }, tags: { type: 'string' }, known: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' },
     },
   });
@@ -47,6 +47,7 @@ function options(argv: string[]) {
     featuresDir: resolve(values.features ?? process.env.CAMARA_SPECS_DIR ?? join(REPO, '..', 'shared', 'camara')),
     sinkUrl: values['sink-url'] ?? 'https://sink.example.com/camara-events', settings,
     ...(values['issuer-key'] ? { issuerKeyFile: values['issuer-key'] } : {}),
+    ...(values.data ? { dataFile: resolve(values.data) } : {}),
     ...(values.issuer ? { issuer: values.issuer } : {}), ...(values.audience ? { audience: values.audience } : {}),
     ...(values['three-legged-command'] ? { threeLeggedCommand: values['three-legged-command'] } : {}),
     ...(limited ? { rateLimitedClient: { id: limited.slice(0, limited.indexOf(':')), secret: limited.slice(limited.indexOf(':') + 1) } } : {}),

@@ -5,13 +5,14 @@
  * that fixture into a test partition.
  */
 
+import { readFileSync } from 'node:fs';
 import type { ConformanceWorld as W } from '../support/world';
 
 export const DAY = 86_400_000;
 
 export const propertyName = (jsonPath: string) => jsonPath.replace(/^\$\.?/, '');
 
-/** Demo numbers by the facts they have (fixtures/demo-subscribers.json). */
+/** Demo numbers by the facts they have (fixtures/demo-subscribers.json); `--data FILE` may replace them. */
 export const NUMBERS = {
   /** Active prepaid; never swapped; activated 1460 days before the simulator loaded. */
   neverSwapped: '+255712000001',
@@ -35,19 +36,43 @@ export const NUMBERS = {
   unknown: '+255712999999',
   /** Another country's number: the service is not applicable. */
   foreign: '+14155550100',
-} as const;
+};
 
-/** The identity records of the two demo numbers with one, as the fixture holds them. */
-export const RECORDS: Record<string, Record<string, string>> = {
-  [NUMBERS.identity]: {
+export type NumberRole = keyof typeof NUMBERS;
+
+/** The identity records of the two numbers with one (the `identity` and `kana` roles), as the fixture holds them. */
+export const RECORDS: Record<'identity' | 'kana', Record<string, string>> = {
+  identity: {
     idDocument: '19870412-11111-00011-27', idDocumentType: 'national_id_card', idDocumentExpiryDate: '2031-04-11',
     name: 'José María Núñez', givenName: 'José', middleNames: 'María', familyName: 'Núñez', familyNameAtBirth: 'Núñez Añorga',
     address: 'Samora 12, 4B', streetName: 'Samora', streetNumber: '12', houseNumberExtension: '4B', postalCode: '11101',
     region: 'Dar es Salaam', locality: 'Kariakoo', country: 'TZ', birthdate: '1987-04-12', email: 'jose.nunez@example.com',
     gender: 'MALE', cityOfBirth: 'Sevilla', countryOfBirth: 'ES', nationality: 'ES',
   },
-  [NUMBERS.kana]: { idDocument: '19790123-13131-00013-81', name: '佐藤 由紀', givenName: '由紀', familyName: '佐藤', nameKanaHankaku: 'ｻﾄｳ ﾕｷ', nameKanaZenkaku: 'サトウ ユキ' },
+  kana: { idDocument: '19790123-13131-00013-81', name: '佐藤 由紀', givenName: '由紀', familyName: '佐藤', nameKanaHankaku: 'ｻﾄｳ ﾕｷ', nameKanaZenkaku: 'サトウ ユキ' },
 };
+
+/** Days before the data was loaded: 001's SIM activation, 013's first device (the fixture's `now-…d`). */
+export const DAYS_AGO = { simActivation: 1460, deviceFirstSeen: 300 };
+
+/**
+ * Another deployment's test data (`--data FILE`): `{"numbers": {role: "+…"}, "records":
+ * {"identity" | "kana": {attribute: value}}, "daysAgo": {"simActivation" | "deviceFirstSeen": n}}`,
+ * each part replacing the demo's. An unknown role or key is refused: a typo would test the demo's.
+ */
+export function useDataFile(file: string): void {
+  const data = JSON.parse(readFileSync(file, 'utf8')) as { numbers?: Record<string, string>; records?: Record<string, Record<string, string>>; daysAgo?: Record<string, number> };
+  const check = (what: string, given: object | undefined, known: object) => {
+    const bad = Object.keys(given ?? {}).filter((k) => !Object.hasOwn(known, k));
+    if (bad.length > 0) throw new Error(`${file}: unknown ${what} ${bad.join(', ')} (known: ${Object.keys(known).join(', ')})`);
+  };
+  check('number role', data.numbers, NUMBERS);
+  check('record', data.records, RECORDS);
+  check('daysAgo key', data.daysAgo, DAYS_AGO);
+  Object.assign(NUMBERS, data.numbers);
+  Object.assign(RECORDS, data.records);
+  Object.assign(DAYS_AGO, data.daysAgo);
+}
 
 /** Values of the right format that match nothing in either record. */
 export const MISMATCH: Record<string, string> = {
@@ -64,7 +89,7 @@ export function defaultBody(w: W): unknown {
     case 'checkSimSwap': return { phoneNumber: NUMBERS.neverSwapped, maxAge: 240 };
     case 'retrieveSimSwapDate': return { phoneNumber: NUMBERS.neverSwapped };
     case 'checkTenure': return { phoneNumber: NUMBERS.neverSwapped, tenureDate: isoDate(Date.now() - 365 * DAY) };
-    case 'KYC_Match': return { phoneNumber: NUMBERS.identity, givenName: RECORDS[NUMBERS.identity].givenName };
+    case 'KYC_Match': return { phoneNumber: NUMBERS.identity, givenName: RECORDS.identity.givenName };
     case 'checkDeviceSwap': return { phoneNumber: NUMBERS.forwarding, maxAge: 240 };
     case 'retrieveDeviceSwapDate': return { phoneNumber: NUMBERS.forwarding };
     case 'retrieveCallForwarding':

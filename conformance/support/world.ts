@@ -21,6 +21,8 @@ export interface KitParameters {
   threeLeggedCommand?: string;
   /** A sink URL the deployment accepts for subscriptions (nothing is delivered to it unless a swap happens). */
   sinkUrl: string;
+  /** Another deployment's test numbers and records (`--data FILE`, binding/demo-data.ts). */
+  dataFile?: string;
   /** A partner whose rate limit the kit may exhaust (`--rate-limited-client`): the 429 scenarios. */
   rateLimitedClient?: { id: string; secret: string };
   /** The deployment's optional settings the operator declared (`--setting NAME=VALUE`). */

@@ -111,6 +111,18 @@ describe('conformance kit: the official .feature files against the built service
     expect(r.stdout).toMatch(/^LISTED BUT PASSED kyc-tenure\.feature @checkTenure_1_tenure_check_true/m);
   }, 60_000);
 
+  it('when --data names other numbers, then the binding uses them; an unknown role is refused, naming it', async () => {
+    const tag = ['--tags', '@check_sim_swap_2_valid_sim_swap_no_max_age'];
+    expect((await kit(plain, tag)).code).toBe(0);
+    // "Swapped in the last 240 hours" bound to a number swapped 90 days ago: the scenario must fail.
+    writeFileSync(join(dir, 'data.json'), JSON.stringify({ numbers: { swappedRecently: '+255712000007' } }));
+    const moved = await kit(plain, ['--data', join(dir, 'data.json'), ...tag]);
+    expect([moved.code, moved.stdout]).toEqual([1, expect.stringMatching(/^FAILED sim-swap-checkSimSwap\.feature @check_sim_swap_2_valid_sim_swap_no_max_age/m) as unknown]);
+    writeFileSync(join(dir, 'typo.json'), JSON.stringify({ numbers: { swapedRecently: '+255712000006' } }));
+    const typo = await kit(plain, ['--data', join(dir, 'typo.json'), ...tag]);
+    expect([typo.code, typo.stdout]).toEqual([1, expect.stringContaining('unknown number role swapedRecently') as unknown]);
+  }, 60_000);
+
   it('when an option is missing or unknown, then usage on stderr and exit 2, before any request', async () => {
     for (const args of [[KIT, '--base-url', plain.url], [KIT, '--base-url', plain.url, '--client-id', 'x', '--client-secret', 'y', '--secert', 'z']]) {
       const r = await run(process.execPath, args).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
