@@ -35,6 +35,7 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'src/simulator/': 'the upstream simulator (HLR, SIM management, customer records, faults, synthetic mode)',
   'src/cli/': 'the verify-customer command',
   'bench/': 'npm run bench: scenarios, load workers, baselines, report',
+  'conformance/': 'npm run conformance: the official CAMARA .feature files run as they are, steps, the demo binding, the known-failures table',
   'console/': 'the operator\'s console: a Preact single-page app built by Vite (npm run build), its client typed from docs/openapi-admin.yaml',
   'deploy/': 'compose, npm run fleet (HAProxy, instances, Redis Cluster) and Kubernetes manifests as typed code',
   'docs/': 'the documents listed above, and the two OpenAPI files',

@@ -1,6 +1,5 @@
 import { CamaraCallDeps, camaraCall, requireScope } from '../camara/camara-call';
 import { parseRetrieveDateBody } from '../camara/camara-input';
-import { refuseUnknownFields } from '../camara/strict-body';
 import { AccessGrant } from '../oauth/ports/access-tokens';
 import { Operation } from '../partners/operation';
 import { SCOPES } from '../oauth/access-scopes';
@@ -45,8 +44,7 @@ export function activeForwardings(rec: HlrRecord | null): readonly CallForwardin
  * `400.2_empty_request_body` (400 for `{}` with a two-legged token) contradicts (docs/camara.md).
  */
 function parseBody(body: unknown): string | undefined {
-  refuseUnknownFields(body, ['phoneNumber']);
-  // The same body as SIM Swap's retrieve-date: an optional E.164 phoneNumber.
+  // The same body as SIM Swap's retrieve-date: an optional E.164 phoneNumber, nothing else.
   return parseRetrieveDateBody(body).phoneNumber;
 }
 

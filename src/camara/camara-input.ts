@@ -4,11 +4,12 @@ import { BadRequestError, NotSubscriberError } from '../errors/domain-errors';
 import { NumberingPlan } from '../verification/msisdn';
 import { parseFullDate } from '../kernel/zoned-date';
 import { ownObject, parseBody, typeMessage } from '../kernel/body-schema';
+import { refuseUnknownFields } from './strict-body';
 
 /*
  * The CAMARA request bodies (CONTRACT §7; sim-swap.yaml CreateSimSwapDate and CreateCheckSimSwap,
- * kyc-tenure.yaml Tenure). The schemas do not forbid additional properties, so unknown fields
- * are ignored, as the legacy API ignores them.
+ * kyc-tenure.yaml Tenure; Device Swap's and Call Forwarding Signal's are the same). A property the
+ * schema does not declare is refused (strict-body.ts, CONTRACT §13's one body rule).
  */
 
 export const PHONE_NUMBER = /^\+[1-9][0-9]{4,14}$/;
@@ -58,14 +59,17 @@ export function sent<T extends object>(value: T): T {
 }
 
 export function parseRetrieveDateBody(body: unknown): RetrieveDateBody {
+  refuseUnknownFields(body, ['phoneNumber']);
   return sent(parseCamaraBody(retrieveDateSchema, body));
 }
 
 export function parseCheckBody(body: unknown): CheckBody {
+  refuseUnknownFields(body, ['phoneNumber', 'maxAge']);
   return sent(parseCamaraBody(checkSchema, body));
 }
 
 export function parseTenureBody(body: unknown): TenureBody {
+  refuseUnknownFields(body, ['phoneNumber', 'tenureDate']);
   return sent(parseCamaraBody(tenureSchema, body));
 }
 

@@ -2,19 +2,58 @@ import { BadRequestError } from '../errors/domain-errors';
 import { isPlainObject } from '../kernel/plain-object';
 
 /*
- * Request bodies of the signal APIs (Device Swap, Call Forwarding Signal, Number Recycling).
- * Unlike SIM Swap's, an unknown field is refused (400 INVALID_ARGUMENT, naming it): the specs
- * do not forbid additional properties, but a misspelt `maxage` silently ignored would answer
- * for the default window, not the one the caller meant (docs/decisions.md). The fields
- * themselves go through the API's zod schema (camara-input.ts `parseCamaraBody`) afterwards.
+ * One body rule for every CAMARA API (CONTRACT §13, CAMARA Commonalities from r4): a request
+ * body refuses properties its schema does not declare, at any depth, with 400
+ * INVALID_ARGUMENT naming the property. A misspelt `maxage` silently ignored would answer for
+ * the default window, not the one the caller meant (docs/decisions.md). Only the names are
+ * judged here, before any value; the values go through each API's zod schema afterwards.
  */
+
+/** The properties a body object declares: a leaf (`true`) or the shape of a nested object. */
+export interface DeclaredShape { readonly [name: string]: true | DeclaredShape }
+
+/** The first undeclared property of `value` against `shape`, as a dotted path (`config.subscriptionDetail.x`); undefined when none. A nested value that is not an object is its schema's to refuse. */
+export function undeclaredProperty(value: unknown, shape: DeclaredShape, at = ''): string | undefined {
+  if (!isPlainObject(value)) return undefined;
+  for (const name of Object.keys(value)) {
+    const path = at === '' ? name : `${at}.${name}`;
+    if (!Object.hasOwn(shape, name)) return path;
+    const inner = shape[name];
+    if (inner !== true) {
+      const found = undeclaredProperty(value[name], inner, path);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/** A shape whose properties are all leaves. */
+export function flatShape(names: readonly string[]): DeclaredShape {
+  return Object.fromEntries(names.map((n) => [n, true]));
+}
+
+/** Control, format (bidirectional overrides…) and separator characters, and lone surrogates. */
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * The message naming an undeclared property. A name is caller text and could be anything: it is
+ * cut short (on a whole character) and its unsafe characters shown as `\uXXXX`, so what a
+ * reader sees in a log is what was sent (no right-to-left override reordering it).
+ */
+export function undeclaredMessage(path: string): string {
+  const cut = [...path].slice(0, 80).join('');
+  const shown = cut.replace(UNSAFE, (c) => Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
+  return `unknown property "${shown}"; the schema does not declare it`;
+}
+
+/** The 400 for a body with an undeclared property, naming it. */
+export function refuseUndeclared(body: unknown, shape: DeclaredShape): void {
+  const found = undeclaredProperty(body, shape);
+  if (found === undefined) return;
+  throw new BadRequestError(undeclaredMessage(found));
+}
 
 /** A 400 naming the body's own fields beyond `allowed`, before any field is judged; a body that is not an object is the schema's to refuse. */
 export function refuseUnknownFields(body: unknown, allowed: readonly string[]): void {
-  if (!isPlainObject(body)) return;
-  const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
-  if (unknown.length === 0) return;
-  // The names only, cut short: a field name is caller text, and could be anything.
-  const shown = unknown.slice(0, 3).map((k) => JSON.stringify(k.slice(0, 40))).join(', ');
-  throw new BadRequestError(`unknown field${unknown.length > 1 ? 's' : ''} ${shown}; this operation takes ${allowed.join(', ')}`);
+  refuseUndeclared(body, flatShape(allowed));
 }

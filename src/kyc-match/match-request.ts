@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { PHONE_EXPECTATION, PHONE_NUMBER } from '../camara/camara-input';
+import { flatShape, undeclaredMessage, undeclaredProperty } from '../camara/strict-body';
 import { isPlainObject, ownFields } from '../kernel/plain-object';
 import { parseFullDate } from '../kernel/zoned-date';
 import { ATTRIBUTES, ComparisonKind, GENDERS, ID_DOCUMENT_TYPES, MatchAttributes } from './identity-record';
 import { normalise } from './normalise';
 
 /*
- * The KYC Match request body (kyc-match.yaml KYC_MatchRequestBody). The schema has no
- * `additionalProperties: false`, so unknown properties are ignored, as the other CAMARA
- * bodies here ignore them. A problem names the property and what it must be, never the value
+ * The KYC Match request body (kyc-match.yaml KYC_MatchRequestBody). A property the schema does
+ * not declare is refused, as in every CAMARA body here (CONTRACT §13's one body rule); its name
+ * is caller text, never an identity value, so it may be named. A problem names the property and what it must be, never the value
  * sent: every value here is someone's personal data.
  */
 
@@ -83,6 +84,7 @@ const EXPECTATIONS = new Map<string, string>([
 ]);
 
 const KNOWN_FIELDS = [...EXPECTATIONS.keys()];
+const DECLARED = flatShape(KNOWN_FIELDS);
 
 const requestSchema = z.object({
   phoneNumber: z.string().regex(PHONE_NUMBER).optional(),
@@ -93,6 +95,10 @@ const requestSchema = z.object({
 export function parseMatchRequest(body: unknown): ParsedMatchRequest {
   if (!isPlainObject(body)) {
     return { ok: false, problems: [{ code: 'INVALID_ARGUMENT', message: 'the request body must be a JSON object' }] };
+  }
+  const undeclared = undeclaredProperty(body, DECLARED);
+  if (undeclared !== undefined) {
+    return { ok: false, problems: [{ code: 'INVALID_ARGUMENT', message: undeclaredMessage(undeclared) }] };
   }
   const parsed = requestSchema.safeParse(ownFields(body, KNOWN_FIELDS));
   if (!parsed.success) {

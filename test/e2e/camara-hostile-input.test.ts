@@ -59,6 +59,9 @@ function expected(path: Path, body: Buffer, limit = BODY_LIMIT): Expected {
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return INVALID;
   const own = (k: string) => (Object.prototype.hasOwnProperty.call(v, k) ? (v as Record<string, unknown>)[k] : undefined);
+  // CONTRACT §13's one body rule: a property the schema does not declare is refused before any value is judged.
+  const declared = path === TENURE ? ['phoneNumber', 'tenureDate'] : path === CHECK ? ['phoneNumber', 'maxAge'] : ['phoneNumber'];
+  if (Object.keys(v).some((k) => !declared.includes(k))) return INVALID;
   const phone = own('phoneNumber');
   if (path === TENURE) {
     const date = own('tenureDate');

@@ -1,30 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { CamaraHarness, CamaraReply } from './camara-harness';
-import { camaraFile } from './camara-spec';
 import { CallForwardingService } from '../../src/simulator/subscriber';
 
 /*
- * Shared by the conformance suites of the signal APIs: every scenario tag of their official
- * .feature files (read from ../shared/camara at run time) is one test named after it, and an
- * inventory test fails when a feature file has a tag the suite does not test.
+ * Shared by the signal APIs' tests (Device Swap, Call Forwarding Signal, Number Recycling): the
+ * ErrorInfo and correlator checks, and subscribers with given facts in the harness's simulator.
  */
-
-/** Every `@tag` of the named feature files, in file order. */
-export function featureTags(files: readonly string[]): string[] {
-  return files.flatMap((f) => [...readFileSync(camaraFile(f), 'utf8').matchAll(/^\s*@(\S+)\s*$/gm)].map((m) => m[1]));
-}
-
-/** Registers tests named exactly after scenario tags, and remembers which tags were tested. */
-export function scenarioRegistry(): { scenario: (tag: string, fn: () => Promise<void>) => void; tested: Set<string> } {
-  const tested = new Set<string>();
-  return {
-    tested,
-    scenario: (tag, fn) => {
-      tested.add(tag);
-      it(tag, fn);
-    },
-  };
-}
 
 export function expectErrorInfo(r: CamaraReply, status: number, code: string): void {
   expect([r.status, r.body]).toEqual([status, { status, code, message: expect.any(String) as unknown }]);

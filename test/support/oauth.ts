@@ -134,6 +134,8 @@ export interface TestIssuer {
    * undefined to leave it out. Pass `sub: 'tel:+255712000001'` for a three-legged token.
    */
   mint(claims: JWTPayload, opts?: MintOptions): Promise<string>;
+  /** The private JWK it signs with now (for a tool that mints its own tokens, e.g. the conformance kit). */
+  signingJwk(): JWK;
   /** Adds a new signing key (published at once); the old ones stay published unless dropOld. */
   rotate(opts?: { alg?: TestAlg; dropOld?: boolean }): Promise<string>;
   /** JWKS requests served so far. */
@@ -180,6 +182,7 @@ export async function startTestIssuer(opts: { alg?: TestAlg; audience?: string }
     jwksUrl: `${base}/jwks.json`,
     env: { OAUTH_ISSUER: issuer, OAUTH_JWKS_URL: `${base}/jwks.json`, OAUTH_AUDIENCE: audience },
     kid: () => current().kid as string,
+    signingJwk: () => ({ ...current() }),
     fetches: () => fetches,
     setFault: (f) => { fault = f; },
     async rotate(r = {}) {

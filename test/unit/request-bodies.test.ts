@@ -89,8 +89,20 @@ describe('the CAMARA bodies', () => {
 
   test('when a body is valid, then only what was sent is returned', () => {
     expect(parseRetrieveDateBody({})).toEqual({});
-    expect(parseCheckBody({ phoneNumber: '+255712345678', other: true })).toEqual({ phoneNumber: '+255712345678' });
+    expect(parseCheckBody({ phoneNumber: '+255712345678' })).toEqual({ phoneNumber: '+255712345678' });
     expect(parseTenureBody({ tenureDate: '2024-02-29' })).toEqual({ tenureDate: '2024-02-29' });
+  });
+
+  test('when a body has a property its schema does not declare, then it is refused, naming it, before any value is judged', () => {
+    expect(thrown(() => parseCheckBody({ phoneNumber: '+255712345678', other: true })).message).toMatch(/^unknown property "other"/);
+    expect(thrown(() => parseTenureBody({ tenureDate: 'not a date', maxAge: 1 })).message).toMatch(/^unknown property "maxAge"/);
+    expect(thrown(() => parseRetrieveDateBody(JSON.parse('{"__proto__":{"phoneNumber":"+255712345678"}}'))).message).toMatch(/^unknown property "__proto__"/);
+  });
+
+  test('when an undeclared name holds a right-to-left override, a newline or is very long, then the message shows them escaped and cut', () => {
+    const message = thrown(() => parseCheckBody({ ['a\u202eb\nc']: 1 })).message;
+    expect(message).toBe('unknown property "a\\u202eb\\u000ac"; the schema does not declare it');
+    expect(thrown(() => parseCheckBody({ ['x'.repeat(500)]: 1 })).message).toBe(`unknown property "${'x'.repeat(80)}"; the schema does not declare it`);
   });
 
   test('when phoneNumber is null, then it is refused (the schema allows no null)', () => {

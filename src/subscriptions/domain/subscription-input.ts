@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import { PHONE_EXPECTATION, PHONE_NUMBER } from '../../camara/camara-input';
+import { DeclaredShape, refuseUndeclared } from '../../camara/strict-body';
 import { BadRequestError } from '../../errors/domain-errors';
 import { fail, ownFieldsOf, ownObject, parseBody } from '../../kernel/body-schema';
 import { parseRfc3339 } from '../../kernel/rfc3339';
@@ -7,9 +8,10 @@ import { InvalidCredentialError, InvalidProtocolError, InvalidTokenTypeError } f
 import { ACCESS_TOKEN_END_LEAD_MS, SWAPPED, SinkCredential } from './subscription';
 
 /*
- * The subscription request (sim-swap-subscriptions.yaml SubscriptionRequest). Unknown fields
- * are ignored, as the schema allows them (0.3.0 defines no `initialEvent`: one sent is ignored).
- * The fields are listed in the order their problems are reported.
+ * The subscription request (sim-swap-subscriptions.yaml SubscriptionRequest). A property the
+ * schema does not declare, at any depth, is refused (CONTRACT §13's one body rule; 0.3.0
+ * defines no `initialEvent`, so one sent is refused too). The fields are listed in the order
+ * their problems are reported.
  */
 
 export interface SubscriptionRequest {
@@ -128,6 +130,18 @@ const requestSchema = ownObject({
   sinkCredential: credentialSchema.optional(),
 }, 'the request body must be a JSON object');
 
+/**
+ * What the yaml declares. sinkCredential is PlainCredential, AccessTokenCredential or
+ * RefreshTokenCredential (allOf over SinkCredential): the union of their properties (a
+ * REFRESHTOKEN one is then refused as INVALID_CREDENTIAL, not for its fields); which ones a type
+ * needs is the schema's check.
+ */
+const DECLARED: DeclaredShape = {
+  protocol: true, sink: true, types: true,
+  sinkCredential: Object.fromEntries([...CREDENTIAL_FIELDS, 'refreshToken', 'refreshTokenEndpoint'].map((f) => [f, true])),
+  config: { subscriptionDetail: { phoneNumber: true }, subscriptionExpireTime: true, subscriptionMaxEvents: true },
+};
+
 const ERRORS: Record<string, new (message: string) => Error> = {
   [INVALID_PROTOCOL]: InvalidProtocolError,
   [INVALID_TOKEN_TYPE]: InvalidTokenTypeError,
@@ -137,6 +151,7 @@ const ERRORS: Record<string, new (message: string) => Error> = {
 /** The request, or the error for its first problem; times in the future are judged against nowMs. */
 export function parseSubscriptionRequest(body: unknown, nowMs: number): SubscriptionRequest {
   parseNowMs = nowMs;
+  refuseUndeclared(body, DECLARED);
   const result = parseBody(requestSchema, body);
   if (!result.ok) throw new (ERRORS[result.kind ?? ''] ?? BadRequestError)(result.message);
   const { sink, config, sinkCredential } = result.value;
