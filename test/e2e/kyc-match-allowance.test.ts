@@ -68,7 +68,8 @@ describe('KYC Match allowance across two instances on one Redis', () => {
       }
       // Both kinds of 503 were given: customer records failing, then the open breaker refusing.
       const crm = async (c: CamaraHarness) => ((await (await fetch(`${c.url}/readyz`)).json()) as { upstreams: Record<string, string> }).upstreams.crm;
-      expect([await crm(a), await crm(b)]).toEqual(['open', 'open']);
+      // Open, or already half-open when the reset timeout passed on a slow machine: it opened either way.
+      for (const state of [await crm(a), await crm(b)]) expect(['open', 'half_open']).toContain(state);
     } finally {
       expect((await fault(false)).status).toBe(200);
     }
@@ -105,8 +106,13 @@ describe('KYC Match allowance across two instances on one Redis', () => {
     const answered: number[] = [];
     const tally = (status: number) => { if (status === 200) answered.push(status); return status; };
 
+    // A 503 (a store or upstream too slow on a loaded machine) is retryable and counts nothing:
+    // what is judged is the sequence of the other answers.
     const before: number[] = [];
-    for (let i = 0; i < LIMIT + 4; i++) before.push(tally((await ask(i)).status));
+    for (let i = 0; before.length < LIMIT + 4 && i < 3 * (LIMIT + 4); i++) {
+      const status = tally((await ask(i)).status);
+      if (status !== 503) before.push(status);
+    }
     expect(before).toEqual([...Array<number>(LIMIT).fill(200), 429, 429, 429, 429]);
 
     await redis.stop();

@@ -166,7 +166,10 @@ describe('the audit writer: batches off the request path, spool and replay', () 
     await until(() => trail.healthy());
     await trail.flush();
     expect(sink.taken.map((r) => r.id)).toEqual(sent.map((r) => r.id));
-    expect(counts).toEqual({ written: 5, spooled: 37, replayed: 37, quarantined: 0, dropped: 0 });
+    // The 7 go to the spool while it still holds records, or straight to the store if the replay
+    // had already emptied it when they arrived (a busy machine): in order and once, either way.
+    expect(counts.spooled).toBeGreaterThanOrEqual(30);
+    expect(counts).toEqual({ written: 42 - counts.spooled, spooled: counts.spooled, replayed: counts.spooled, quarantined: 0, dropped: 0 });
     expect(() => statSync(spool)).toThrow();
     await trail.close();
   });
