@@ -1,3 +1,5 @@
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { PartnerSettings } from '../config/partner-settings';
 import { Clock } from '../kernel/clock';
 import { AuthFailureThrottle } from '../oauth/auth-failure-throttle';
@@ -31,7 +33,7 @@ export interface Partners {
 }
 
 /** The partner registry (PARTNERS_FILE, or PostgreSQL with DATABASE_URL), its management plane, and the signed-request checks. */
-export async function createPartners(deps: { clock: Clock; logger: Logger; metrics: Metrics }, config: PartnerSettings & { NODE_ENV: string }): Promise<Partners> {
+export async function createPartners(deps: { clock: Clock; logger: Logger; metrics: Metrics }, config: PartnerSettings & { NODE_ENV: string; AUDIT_DIR: string }): Promise<Partners> {
   const { clock, logger, metrics } = deps;
   const store = config.DATABASE_URL ? await createPostgresPartners({ clock, logger }, { ...config, DATABASE_URL: config.DATABASE_URL }) : fileStore(clock, logger, config);
   const { registry } = store;
@@ -59,8 +61,27 @@ export interface PartnerStore {
   close(): Promise<void>;
 }
 
-function fileStore(clock: Clock, logger: Logger, config: PartnerSettings): PartnerStore {
-  const registry = new FilePartnerRegistry(config.PARTNERS_FILE ?? defaultPartnersPath());
+/**
+ * The registry file the management plane writes. PARTNERS_FILE when set; otherwise, outside
+ * production (the embedded default, `npm start`), a working copy of the demo registry beside the
+ * audit files (AUDIT_DIR, `./var`), made once from the shipped file, so a newcomer can create,
+ * rotate and disable partners from the console without editing the repository's fixture. In
+ * production PARTNERS_FILE or DATABASE_URL is required (config), so no copy is ever made there.
+ */
+function registryFile(config: PartnerSettings & { NODE_ENV: string; AUDIT_DIR: string }, logger: Logger): string | undefined {
+  if (config.PARTNERS_FILE !== undefined || config.NODE_ENV === 'production') return config.PARTNERS_FILE;
+  const copy = join(config.AUDIT_DIR, 'partners.json');
+  if (!existsSync(copy)) {
+    mkdirSync(config.AUDIT_DIR, { recursive: true });
+    copyFileSync(defaultPartnersPath(), copy);
+    logger.info({ partnersFile: copy }, 'demo partners copied to a working registry file (PARTNERS_FILE unset)');
+  }
+  return copy;
+}
+
+function fileStore(clock: Clock, logger: Logger, config: PartnerSettings & { NODE_ENV: string; AUDIT_DIR: string }): PartnerStore {
+  const file = registryFile(config, logger);
+  const registry = new FilePartnerRegistry(file ?? defaultPartnersPath());
   const reload = () => {
     try {
       const n = registry.reload();
@@ -69,6 +90,6 @@ function fileStore(clock: Clock, logger: Logger, config: PartnerSettings): Partn
       logger.error({ err: (err as Error).message }, 'partners reload failed; keeping the registry in force');
     }
   };
-  const admin = new FilePartnerStore({ file: config.PARTNERS_FILE, readPath: registry.path, clock, reload: () => { registry.reload(); } });
+  const admin = new FilePartnerStore({ file, readPath: registry.path, clock, reload: () => { registry.reload(); } });
   return { registry, admin, reload, state: () => 'file', close: () => Promise.resolve() };
 }

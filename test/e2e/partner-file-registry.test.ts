@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConflictError } from '../../src/errors/domain-errors';
 import { defaultPartnersPath } from '../../src/kernel/repo-paths';
 import { Actor } from '../../src/partners/ports/partner-admin';
 import { Harness, startHarness } from '../support/harness';
@@ -103,17 +102,19 @@ describe('file registry written by the management plane', () => {
   });
 });
 
-describe('the demo registry (PARTNERS_FILE unset)', () => {
+describe('the demo registry (PARTNERS_FILE unset, outside production)', () => {
   let h: Harness;
   beforeAll(async () => { h = await startHarness(); });
   afterAll(() => h?.close());
 
-  it('when a change is asked for, then it is refused (409) and the shipped file is untouched', async () => {
+  it('when a change is made, then it lands in a working copy of the demo partners under AUDIT_DIR and the shipped file is untouched', async () => {
     const before = readFileSync(defaultPartnersPath(), 'utf8');
-    await expect(h.server.partnerAdmin.create({ name: 'nope', operations: ['kyc'] }, ACTOR)).rejects.toBeInstanceOf(ConflictError);
-    await expect(h.server.partnerAdmin.update('demo-bank', { enabled: false }, ACTOR)).rejects.toBeInstanceOf(ConflictError);
+    const created = await h.server.partnerAdmin.create({ name: 'newcomer-bank', operations: ['kyc'] }, ACTOR);
+    await h.server.partnerAdmin.update('demo-bank', { purpose: 'dpv:FraudPreventionAndDetection' }, ACTOR);
     expect(readFileSync(defaultPartnersPath(), 'utf8')).toBe(before);
-    expect((await h.server.partnerAdmin.list()).map((p) => p.name)).toContain('demo-bank');
+    expect((await h.server.partnerAdmin.list()).map((p) => p.name)).toEqual(expect.arrayContaining(['demo-bank', 'newcomer-bank']));
+    // In force at once: the new partner signs, and the demo partners still do.
+    expect(await legacyStatus(h.url, { apiKey: created.partner.apiKey, secret: created.secret })).toBe(200);
     expect(await legacyStatus(h.url, { apiKey: 'demo-key', secret: 'demo-secret' })).toBe(200);
   });
 });
