@@ -1,7 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-
-const KEY_BYTES = 32;
+import { KEY_BYTES, readKeyFile } from '../kernel/key-file';
 
 /**
  * The key of a shared store outside production when none is set: public, as the demo partners'
@@ -19,14 +17,5 @@ const DEVELOPMENT_KEY = createHash('sha256').update('verify-customer KYC Match a
  */
 export function loadAllowanceKey(file: string | undefined, sharedStore: boolean): Buffer {
   if (!file) return sharedStore ? DEVELOPMENT_KEY : randomBytes(KEY_BYTES);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    throw new Error(`KYC_MATCH_KEY_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
-  }
-  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex')
-    : /^[A-Za-z0-9+/]{43}=$/.test(text) ? Buffer.from(text, 'base64') : undefined;
-  if (!key || key.length !== KEY_BYTES) throw new Error('KYC_MATCH_KEY_FILE: must hold a 32-byte key as 64 hex digits or base64 (e.g. openssl rand -base64 32)');
-  return key;
+  return readKeyFile('KYC_MATCH_KEY_FILE', file);
 }

@@ -1,15 +1,13 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { KEY_BYTES, readKeyFile } from '../../kernel/key-file';
+import { openText, sealText } from '../../kernel/sealed-box';
 import { SealedCredential, SinkCredential } from '../domain/subscription';
 
 /*
  * Sink credentials at rest (the Redis subscription record, every queued delivery and so every
  * dead letter) are AES-256-GCM ciphertext under an operator key, bound to their subscription
- * id. node:crypto does the cryptography; this file only frames it (version.iv.tag.data).
+ * id (kernel/sealed-box.ts frames the ciphertext).
  */
-
-const VERSION = 'v1';
-const KEY_BYTES = 32;
 
 export interface CredentialCipher {
   /** The credential encrypted for subscriptionId; a sealed one is returned as it is. */
@@ -23,22 +21,11 @@ export function createCredentialCipher(key: Buffer): CredentialCipher {
   return {
     seal(c, subscriptionId) {
       if (c.credentialType === 'SEALED') return c;
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      cipher.setAAD(Buffer.from(subscriptionId));
-      const data = Buffer.concat([cipher.update(JSON.stringify(c), 'utf8'), cipher.final()]);
-      const parts = [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url'));
-      return { credentialType: 'SEALED', sealed: `${VERSION}.${parts.join('.')}` };
+      return { credentialType: 'SEALED', sealed: sealText(key, JSON.stringify(c), Buffer.from(subscriptionId)) };
     },
     open(c, subscriptionId) {
       if (c.credentialType !== 'SEALED') return c;
-      const [version, iv, tag, data] = c.sealed.split('.');
-      if (version !== VERSION || data === undefined) throw new Error('unknown sealed credential format');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAAD(Buffer.from(subscriptionId));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      const plain = Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
-      return JSON.parse(plain) as SinkCredential;
+      return JSON.parse(openText(key, c.sealed, Buffer.from(subscriptionId), 'credential')) as SinkCredential;
     },
   };
 }
@@ -48,15 +35,5 @@ export function createCredentialCipher(key: Buffer): CredentialCipher {
  * surrounding whitespace ignored. Unset: a key for this process only. Errors name the setting.
  */
 export function loadCredentialKey(file: string | undefined): Buffer {
-  if (!file) return randomBytes(KEY_BYTES);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    throw new Error(`SINK_CREDENTIALS_KEY_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
-  }
-  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex')
-    : /^[A-Za-z0-9+/]{43}=$/.test(text) ? Buffer.from(text, 'base64') : undefined;
-  if (!key || key.length !== KEY_BYTES) throw new Error('SINK_CREDENTIALS_KEY_FILE: must hold a 32-byte key as 64 hex digits or base64 (e.g. openssl rand -base64 32)');
-  return key;
+  return file ? readKeyFile('SINK_CREDENTIALS_KEY_FILE', file) : randomBytes(KEY_BYTES);
 }
