@@ -96,7 +96,7 @@ describe('the fleet as one service', () => {
 
 const failed = (samples: readonly Sample[]) => samples.filter((s) => s.outcome !== 'answered' || s.status !== 200);
 const describeFailures = (samples: readonly Sample[]) => failed(samples).slice(0, 5)
-  .map((s) => `${s.op} ${s.outcome} ${s.status ?? s.error} ${s.problems?.join('; ') ?? ''}`);
+  .map((s) => `${s.op} ${s.outcome} ${s.status ?? s.error} ${s.desc ?? ''} ${s.problems?.join('; ') ?? ''}`);
 
 /** One signed legacy KYC call with a given txn_id to one base URL. */
 async function kyc(baseUrl: string, txnId: string, msisdn = '255712000001'): Promise<{ status: number; replayed: boolean; code: string }> {

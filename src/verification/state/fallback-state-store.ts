@@ -164,7 +164,10 @@ export class FallbackStateStore implements StateStore {
   private deadline<T>(p: Promise<T>, timeoutMs = this.deps.commandTimeoutMs): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DeadlineError(`state store call exceeded ${timeoutMs} ms`)), timeoutMs);
+      // Rejected from setImmediate, after the loop's I/O phase: when the event loop was busy past
+      // the deadline (a loaded machine), a reply already in the socket is read first and wins the
+      // race, instead of a timer that ran first calling an answered command slow.
+      timer = setTimeout(() => setImmediate(() => reject(new DeadlineError(`state store call exceeded ${timeoutMs} ms`))), timeoutMs);
     });
     p.catch(() => undefined); // a late rejection after the deadline is already handled
     return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
