@@ -42,6 +42,20 @@ export const MAY_IMPORT = {
   errors: [],
 };
 
+/** The column must stay a hierarchy: a cycle between two folders fails the lint at load. */
+function assertNoCycle(graph) {
+  const state = new Map();
+  const visit = (node, path) => {
+    if (state.get(node) === 'done') return;
+    if (state.get(node) === 'open') throw new Error(`module-map.eslint.mjs: MAY_IMPORT has a cycle: ${[...path, node].join(' -> ')}`);
+    state.set(node, 'open');
+    for (const next of graph[node] ?? []) visit(next, [...path, node]);
+    state.set(node, 'done');
+  };
+  for (const node of Object.keys(graph)) visit(node, []);
+}
+assertNoCycle(MAY_IMPORT);
+
 /**
  * The admitted exceptions (docs/architecture.md, "Admitted exceptions"): one file each, to the
  * files it needs, so nothing else may follow the same path unnoticed.
