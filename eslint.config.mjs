@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import moduleMap from './module-map.eslint.mjs';
 
 export default tseslint.config(
   // Generated files: the dashboards' JSON (npm run dashboards) and the GraphQL resolver types
@@ -51,6 +52,8 @@ export default tseslint.config(
       }],
     },
   },
+  // Which folder may import which: docs/architecture.md's module map.
+  moduleMap,
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: { ...globals.node }, sourceType: 'commonjs' },

@@ -11,7 +11,7 @@ import { Clock } from '../kernel/clock';
 import { Logger } from '../observability/logger';
 import { PartnerAdmin } from '../partners/ports/partner-admin';
 import { DeadLetters } from '../subscriptions/delivery/dead-letters';
-import { MsisdnNormaliser } from '../verification/msisdn';
+import { MsisdnNormaliser } from '../kernel/msisdn';
 import { API_BASE, authenticate } from './routes/admin-auth';
 import { AdminTokens } from './auth/admin-tokens';
 import { OidcIdp } from './auth/oidc';

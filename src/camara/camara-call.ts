@@ -3,7 +3,7 @@ import { InsufficientScopeError } from '../oauth/oauth-errors';
 import { AuditRecorder } from '../audit/audit-recorder';
 import { auditOperation } from '../audit/audit-operation';
 import { AuditMatchSummary } from '../audit/ports/audit-trail';
-import { NumberingPlan } from '../verification/msisdn';
+import { NumberingPlan } from '../kernel/msisdn';
 import { Operation } from '../partners/operation';
 import { Partner } from '../partners/partners';
 import { AccessGrant } from '../oauth/ports/access-tokens';

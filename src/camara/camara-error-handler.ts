@@ -2,7 +2,7 @@ import { ErrorRequestHandler } from 'express';
 import { Logger } from '../observability/logger';
 import { bearerChallenge } from '../http/bearer-challenge';
 import { failureHandler } from '../http/failure-handler';
-import { sendJson } from '../legacy-rest/rest-bodies';
+import { sendJson } from '../http/send-json';
 import { camaraFailureOf } from './error-info';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 import { MissingIdentifierError, OutOfRangeError, ServiceNotApplicableError, UnnecessaryIdentifierError } from './camara-errors';
 import { BadRequestError, NotSubscriberError } from '../errors/domain-errors';
-import { NumberingPlan } from '../verification/msisdn';
+import { NumberingPlan } from '../kernel/msisdn';
 import { parseFullDate } from '../kernel/zoned-date';
 import { ownObject, parseBody, typeMessage } from '../kernel/body-schema';
 import { refuseUnknownFields } from './strict-body';

@@ -7,7 +7,7 @@ import { Operation } from '../partners/operation';
 import { Logger } from '../observability/logger';
 import { MethodNotAllowedError, RouteNotFoundError } from '../http/http-errors';
 import { jsonBody } from '../http/json-body';
-import { sendJson } from '../legacy-rest/rest-bodies';
+import { sendJson } from '../http/send-json';
 import { servesCamaraRoot } from './not-found-routes';
 
 /** What a CAMARA API's routes need from the composition root. */

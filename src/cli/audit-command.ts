@@ -1,7 +1,7 @@
 import { parseRfc3339 } from '../kernel/rfc3339';
 import { parseFullDate } from '../kernel/zoned-date';
 import { AuditMatchSummary } from '../audit/ports/audit-trail';
-import { createMsisdnNormaliser } from '../verification/msisdn';
+import { createMsisdnNormaliser } from '../kernel/msisdn';
 import { UsageError } from './args';
 import { openAuditReader, strictArgs } from './audit-store';
 import { CliIo } from './io';

@@ -7,7 +7,7 @@ import { RequestHandler, Router } from 'express';
 import { buildSchema } from 'graphql';
 import { AuditRecorder } from '../audit/audit-recorder';
 import { Authenticator } from '../partners/authenticator';
-import { MsisdnNormaliser } from '../verification/msisdn';
+import { MsisdnNormaliser } from '../kernel/msisdn';
 import { OffsetDateTimeFormatter } from '../kernel/offset-date-time';
 import { VerificationService } from '../verification/verification-service';
 import { Logger } from '../observability/logger';

@@ -1,7 +1,7 @@
 import { AuditRecorder } from '../audit/audit-recorder';
 import { Clock } from '../kernel/clock';
 import { boundedLookBackHours, simSwapLookBackTooLong } from '../verification/monitored-period';
-import { MsisdnNormaliser } from '../verification/msisdn';
+import { MsisdnNormaliser } from '../kernel/msisdn';
 import { OffsetDateTimeFormatter } from '../kernel/offset-date-time';
 import { VerificationResult } from '../verification/results';
 import { VerificationInput, validateMaxAge, validateMsisdn, validateTxnId } from '../verification/verification-input';

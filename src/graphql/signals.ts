@@ -4,7 +4,7 @@ import { BadRequestError } from '../errors/domain-errors';
 import { graphqlFailureOf } from '../errors/error-lookup';
 import { activeForwardings } from '../call-forwarding/call-forwarding-service';
 import { Operation } from '../partners/operation';
-import { MsisdnNormaliser } from '../verification/msisdn';
+import { MsisdnNormaliser } from '../kernel/msisdn';
 import { HlrRecord, SimRecord } from '../verification/ports/upstreams';
 import { kycFlags, latestSimChangeOf, subscriberOf } from '../verification/subscriber-facts';
 import { validateMsisdn } from '../verification/verification-input';

@@ -5,7 +5,7 @@ import pLimit from 'p-limit';
 import { AuditRecorder, AuditRequest, AuditSubject } from '../audit/audit-recorder';
 import { BadRequestError } from '../errors/domain-errors';
 import { graphqlFailureOf } from '../errors/error-lookup';
-import { MsisdnNormaliser } from '../verification/msisdn';
+import { MsisdnNormaliser } from '../kernel/msisdn';
 import { LegacyOperation } from '../partners/operation';
 import { validateMaxAge, validateMsisdn } from '../verification/verification-input';
 import { boundedLookBackHours, simSwapLookBackTooLong } from '../verification/monitored-period';

@@ -2,7 +2,7 @@ import express, { Express, RequestHandler } from 'express';
 import { consoleRoutes } from '../admin-console/console-routes';
 import { Logger } from '../observability/logger';
 import { correlator } from './correlator';
-import { errorMiddleware, notFound } from '../legacy-rest/error-middleware';
+import { errorMiddleware, notFound } from './error-middleware';
 import { CAMARA_OPENAPI_PATH, defaultCamaraOpenapiFile, openapiRoute } from './openapi-route';
 import { RequestMetrics, requestLog } from './request-log';
 import { Routes } from './routes';

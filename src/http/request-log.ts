@@ -1,5 +1,5 @@
 import { Request, RequestHandler, Response } from 'express';
-import { maskMsisdn } from '../verification/msisdn';
+import { maskMsisdn } from '../kernel/msisdn';
 import { Operation } from '../partners/operation';
 import { Partner } from '../partners/partners';
 import { Logger } from '../observability/logger';

@@ -3,7 +3,7 @@ import { ServerSettings } from '../config/server-settings';
 import { Routes } from '../http/routes';
 import { OffsetDateTimeFormatter } from '../kernel/offset-date-time';
 import { Authenticator } from '../partners/authenticator';
-import { MsisdnNormaliser } from '../verification/msisdn';
+import { MsisdnNormaliser } from '../kernel/msisdn';
 import { VerificationService } from '../verification/verification-service';
 import { verificationRoutes } from './verification-routes';
 

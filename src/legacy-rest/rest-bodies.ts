@@ -1,7 +1,5 @@
-import { Response } from 'express';
 import { SUCCESS_DESC } from '../errors/domain-errors';
 import { OffsetDateTimeFormatter } from '../kernel/offset-date-time';
-import { LegacyOperation } from '../partners/operation';
 import { KycResult, SimSwapResult, VerificationResult } from '../verification/results';
 
 /** CONTRACT §1.1: exactly these keys, booleans as strings. */
@@ -25,22 +23,4 @@ function kycResult(r: KycResult): object {
 function simSwapResult(r: SimSwapResult, formatDate: OffsetDateTimeFormatter): object {
   if (!r.simSwapped || r.simSwappedAtMs === undefined) return { msisdn: r.msisdn, sim_swapped: 'false' };
   return { msisdn: r.msisdn, sim_swapped: 'true', sim_swapped_dt: formatDate(new Date(r.simSwappedAtMs)) };
-}
-
-/**
- * What res.status(status).json(body) sends (same Content-Type, Content-Length, body), in one
- * step: it skips Express's per-call setting lookups, charset rewriting and freshness check,
- * which a POST answer never needs.
- */
-export function sendJson(res: Response, status: number, body: object): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
-}
-
-/** CONTRACT §1.2: KYC fails flat, SIM swap inside "response". Unknown routes use the flat shape. */
-export function failureBody(operation: LegacyOperation | undefined, code: string, desc: string): object {
-  return operation === 'sim_swap' ? { response: { code, desc } } : { code, desc };
 }

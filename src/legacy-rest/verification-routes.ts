@@ -1,7 +1,7 @@
 import { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AuditRecorder } from '../audit/audit-recorder';
 import { Authenticator } from '../partners/authenticator';
-import { MsisdnNormaliser } from '../verification/msisdn';
+import { MsisdnNormaliser } from '../kernel/msisdn';
 import { OffsetDateTimeFormatter } from '../kernel/offset-date-time';
 import { LEGACY_OPERATIONS, LegacyOperation } from '../partners/operation';
 import { Partner } from '../partners/partners';
@@ -11,7 +11,8 @@ import { clientAddressKey } from '../http/client-address';
 import { queryCredentials } from './authenticate';
 import { MethodNotAllowedError } from '../http/http-errors';
 import { jsonBody } from '../http/json-body';
-import { sendJson, successBody } from './rest-bodies';
+import { sendJson } from '../http/send-json';
+import { successBody } from './rest-bodies';
 
 export interface VerificationRoutesDeps {
   service: VerificationService;

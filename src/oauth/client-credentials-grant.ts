@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parseScope, scopesForOperations } from './access-scopes';
-import { AuthFailureThrottle } from './auth-failure-throttle';
+import { AuthFailureThrottle } from '../partners/auth-failure-throttle';
 import { RateLimitedError } from '../errors/domain-errors';
 import { InvalidClientError, InvalidScopeError } from './oauth-errors';
 import { AccessTokenSigner } from './ports/access-tokens';

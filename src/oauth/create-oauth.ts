@@ -8,7 +8,7 @@ import { Metrics } from '../verification/ports/metrics';
 import { RateLimiter } from '../verification/ports/state-store';
 import { JwtAccessTokenVerifier } from './adapters/jwt-access-token-verifier';
 import { createAccessTokens } from './adapters/create-access-tokens';
-import { AuthFailureThrottle } from './auth-failure-throttle';
+import { AuthFailureThrottle } from '../partners/auth-failure-throttle';
 import { ClientCredentialsGrant } from './client-credentials-grant';
 import { tokenRoute } from './routes/token-route';
 import { wellKnownRoutes } from './routes/well-known-routes';

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { Logger } from 'pino';
-import { maskMsisdn } from '../verification/msisdn';
+import { maskMsisdn } from '../kernel/msisdn';
 
 export type { Logger };
 

@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import { ServerSettings } from '../config/server-settings';
 import { VerificationSettings } from '../config/verification-settings';
 import { Routes } from '../http/routes';
-import { MsisdnNormaliser } from '../verification/msisdn';
+import { MsisdnNormaliser } from '../kernel/msisdn';
 import { StoreMode } from '../verification/ports/state-store';
 import { eventsRoutes } from '../verification/swap-events-routes';
 import { VerificationService } from '../verification/verification-service';

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import { AuthFailureThrottle } from '../oauth/auth-failure-throttle';
+import { AuthFailureThrottle } from './auth-failure-throttle';
 import { RateLimitedError, UnauthenticatedError } from '../errors/domain-errors';
 import { Clock } from '../kernel/clock';
-import { AuthFailureReason, AuthInterface, Metrics } from '../verification/ports/metrics';
+import { AuthFailureMetrics, AuthFailureReason, AuthInterface } from './ports/auth-failure-metrics';
 import { Partner, PartnerRegistry, validSecrets } from './partners';
 import { signatureFor } from './signature';
 import { SignatureWindow } from './signature-window';
@@ -17,7 +17,7 @@ export interface AuthenticatorDeps {
   registry: PartnerRegistry;
   clock: Clock;
   maxSkewS: number;
-  metrics: Metrics;
+  metrics: AuthFailureMetrics;
   /** Refuses (key, address) pairs and addresses with too many failed signatures; absent = no throttling. */
   throttle?: AuthFailureThrottle;
 }

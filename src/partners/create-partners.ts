@@ -2,9 +2,9 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PartnerSettings } from '../config/partner-settings';
 import { Clock } from '../kernel/clock';
-import { AuthFailureThrottle } from '../oauth/auth-failure-throttle';
+import { AuthFailureThrottle } from './auth-failure-throttle';
 import { Logger } from '../observability/logger';
-import { Metrics } from '../verification/ports/metrics';
+import { AuthFailureMetrics } from './ports/auth-failure-metrics';
 import { defaultPartnersPath } from '../kernel/repo-paths';
 import { FilePartnerStore } from './adapters/file-partner-store';
 import { createPostgresPartners } from './adapters/create-postgres-partners';
@@ -33,7 +33,7 @@ export interface Partners {
 }
 
 /** The partner registry (PARTNERS_FILE, or PostgreSQL with DATABASE_URL), its management plane, and the signed-request checks. */
-export async function createPartners(deps: { clock: Clock; logger: Logger; metrics: Metrics }, config: PartnerSettings & { NODE_ENV: string; AUDIT_DIR: string }): Promise<Partners> {
+export async function createPartners(deps: { clock: Clock; logger: Logger; metrics: AuthFailureMetrics }, config: PartnerSettings & { NODE_ENV: string; AUDIT_DIR: string }): Promise<Partners> {
   const { clock, logger, metrics } = deps;
   const store = config.DATABASE_URL ? await createPostgresPartners({ clock, logger }, { ...config, DATABASE_URL: config.DATABASE_URL }) : fileStore(clock, logger, config);
   const { registry } = store;

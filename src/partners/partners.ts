@@ -1,5 +1,10 @@
 import { Operation } from './operation';
-import { RateLimit } from '../verification/ports/state-store';
+
+/** A partner's token bucket (CONTRACT §2): the registry holds it, the state store's rate limiter enforces it. */
+export interface RateLimit {
+  perSecond: number;
+  burst: number;
+}
 
 export type SignatureScheme = 'md5' | 'hmac-sha256';
 

@@ -7,7 +7,7 @@ import { Logger } from '../observability/logger';
 import { MethodNotAllowedError, RouteNotFoundError } from '../http/http-errors';
 import { servesCamaraRoot } from '../camara/not-found-routes';
 import { jsonBody } from '../http/json-body';
-import { sendJson } from '../legacy-rest/rest-bodies';
+import { sendJson } from '../http/send-json';
 import { camaraErrorHandler } from '../camara/camara-error-handler';
 import { camaraRequest } from '../camara/camara-request';
 

@@ -3,7 +3,7 @@ import { VerificationSettings } from '../config/verification-settings';
 import { Clock } from '../kernel/clock';
 import { OffsetDateTimeFormatter, createOffsetDateTimeFormatter } from '../kernel/offset-date-time';
 import { Logger } from '../observability/logger';
-import { MsisdnNormaliser, createMsisdnNormaliser } from './msisdn';
+import { MsisdnNormaliser, createMsisdnNormaliser } from '../kernel/msisdn';
 import { Metrics } from './ports/metrics';
 import { StateStore } from './ports/state-store';
 import { HlrClient, SimClient } from './ports/upstreams';

@@ -1,6 +1,6 @@
 import { Request, Response, Router } from 'express';
 import { UnauthenticatedError } from '../errors/domain-errors';
-import { MsisdnNormaliser } from './msisdn';
+import { MsisdnNormaliser } from '../kernel/msisdn';
 import { parseSwapEventBody } from './verification-input';
 import { VerificationService } from './verification-service';
 import { bearerTokenCheck } from '../http/bearer';

@@ -1,7 +1,7 @@
 import { z } from 'zod/v4';
 import { BadRequestError } from '../errors/domain-errors';
 import { fail, ownObject, parseBody, typeMessage } from '../kernel/body-schema';
-import { MsisdnNormaliser } from './msisdn';
+import { MsisdnNormaliser } from '../kernel/msisdn';
 import { LegacyOperation } from '../partners/operation';
 import { isValidTxnId } from './txn-id';
 

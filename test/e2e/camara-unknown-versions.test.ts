@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { Server } from 'node:http';
 import { withCamaraNotFound, servesCamaraRoot } from '../../src/camara/not-found-routes';
 import { createLogger } from '../../src/observability/logger';
-import { errorMiddleware, notFound } from '../../src/legacy-rest/error-middleware';
+import { errorMiddleware, notFound } from '../../src/http/error-middleware';
 import { CamaraHarness, startCamaraHarness } from '../support/camara-harness';
 
 /*

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../src/cli/atomic-file';
+import { writeFileAtomic } from '../../src/kernel/atomic-file';
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'vc-atomic-'));
 

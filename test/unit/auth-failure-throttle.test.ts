@@ -1,4 +1,4 @@
-import { AuthFailureThrottle } from '../../src/oauth/auth-failure-throttle';
+import { AuthFailureThrottle } from '../../src/partners/auth-failure-throttle';
 import { Authenticator } from '../../src/partners/authenticator';
 import { RateLimitedError, UnauthenticatedError } from '../../src/errors/domain-errors';
 import { noopMetrics } from '../../src/verification/ports/metrics';

@@ -1,4 +1,4 @@
-import { createMsisdnNormaliser, maskMsisdn } from '../../src/verification/msisdn';
+import { createMsisdnNormaliser, maskMsisdn } from '../../src/kernel/msisdn';
 
 describe('msisdn normalisation (CONTRACT §1.4)', () => {
   const normalise = createMsisdnNormaliser({ countryCode: '255', nsnLength: 9 });

@@ -4,7 +4,7 @@ import { BadRequestError } from '../../src/errors/domain-errors';
 import { parseSubscriptionRequest } from '../../src/subscriptions/domain/subscription-input';
 import { InvalidCredentialError, InvalidProtocolError, InvalidTokenTypeError } from '../../src/subscriptions/domain/subscription-errors';
 import { SWAPPED } from '../../src/subscriptions/domain/subscription';
-import { createMsisdnNormaliser } from '../../src/verification/msisdn';
+import { createMsisdnNormaliser } from '../../src/kernel/msisdn';
 import { parseRestBody, validateMaxAge, validateTxnId } from '../../src/verification/verification-input';
 
 /* The zod-backed body parsers: the first problem in field order decides the message and error class. */

@@ -4,7 +4,7 @@ import { UsageError } from '../../src/cli/args';
 import { parseInstant } from '../../src/cli/audit-command';
 import { instantOf } from '../../src/kernel/rfc3339';
 import { parseSubscriber } from '../../src/simulator/subscriber';
-import { createMsisdnNormaliser } from '../../src/verification/msisdn';
+import { createMsisdnNormaliser } from '../../src/kernel/msisdn';
 import { parseSwapEventBody } from '../../src/verification/verification-input';
 
 /* Every place that reads an RFC 3339 time goes through the one parser and refuses what it refuses. */

@@ -5,7 +5,7 @@ import { GraphQLError } from 'graphql';
 import { ConflictError, DomainError, UpstreamUnavailableError } from '../../src/errors/domain-errors';
 import { ErrorKind } from '../../src/errors/error-catalog';
 import { camaraErrorHandler } from '../../src/camara/camara-error-handler';
-import { errorMiddleware } from '../../src/legacy-rest/error-middleware';
+import { errorMiddleware } from '../../src/http/error-middleware';
 import { graphqlRefusal } from '../../src/graphql/request-guards';
 import { responsePlugin } from '../../src/graphql/graphql-errors';
 import { tokenRoute } from '../../src/oauth/routes/token-route';

@@ -4,7 +4,7 @@ import { Clock } from '../../kernel/clock';
 import { parseRfc3339 } from '../../kernel/rfc3339';
 import { parseFullDate } from '../../kernel/zoned-date';
 import { Logger } from '../../observability/logger';
-import { MsisdnNormaliser } from '../../verification/msisdn';
+import { MsisdnNormaliser } from '../../kernel/msisdn';
 import { adminLocals, requireRole } from './admin-auth';
 import { auditQuery, parse, usageQuery } from './admin-schemas';
 import { AdminProblem } from './problem';

@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../../cli/atomic-file';
+import { writeFileAtomic } from '../../kernel/atomic-file';
 import { BadRequestError, ConflictError } from '../../errors/domain-errors';
 import { Clock } from '../../kernel/clock';
 import { parsePartners, readPartnersJson } from '../file-partner-registry';

@@ -4,7 +4,7 @@ import { ChangeEntry } from '../ports/partner-admin';
 import { PartnerRecord, SecretRecord } from '../registry/partner-record';
 import { PartnerSecretCipher } from './partner-secret-cipher';
 import { PartnerKind, SignatureScheme } from '../partners';
-import { RateLimit } from '../../verification/ports/state-store';
+import { RateLimit } from '../partners';
 
 /** The registry tables (migrations/registry) read and written as PartnerRecords. */
 

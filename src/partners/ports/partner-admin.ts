@@ -1,4 +1,4 @@
-import { RateLimit } from '../../verification/ports/state-store';
+import { RateLimit } from '../partners';
 import { Operation } from '../operation';
 import { PartnerKind, SignatureScheme } from '../partners';
 

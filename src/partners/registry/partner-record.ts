@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Operation } from '../operation';
 import { Partner, PartnerKind, PartnerSecret, SignatureScheme } from '../partners';
 import { PartnerView } from '../ports/partner-admin';
-import { RateLimit } from '../../verification/ports/state-store';
+import { RateLimit } from '../partners';
 
 /**
  * A partner as both registry stores hold it (PostgreSQL rows, PARTNERS_FILE entries): every

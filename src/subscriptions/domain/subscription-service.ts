@@ -3,7 +3,7 @@ import { Partner } from '../../partners/partners';
 import { ServiceNotApplicableError } from '../../camara/camara-errors';
 import { msisdnOfPhone, subjectOf } from '../../camara/camara-input';
 import { NotSubscriberError } from '../../errors/domain-errors';
-import { NumberingPlan } from '../../verification/msisdn';
+import { NumberingPlan } from '../../kernel/msisdn';
 import { InsufficientScopeError } from '../../oauth/oauth-errors';
 import { SCOPES } from '../../oauth/access-scopes';
 import { AccessGrant } from '../../oauth/ports/access-tokens';

@@ -1,11 +1,10 @@
 import { LegacyOperation, Operation } from '../../partners/operation';
+import { AuthFailureMetrics } from '../../partners/ports/auth-failure-metrics';
 import { UpstreamName } from './upstreams';
 
 export type CacheOutcome = 'hit' | 'miss' | 'stale';
 export type TxnOutcome = 'new' | 'replayed' | 'conflict' | 'in_flight';
-export type AuthFailureReason = 'missing_key' | 'unknown_key' | 'disabled' | 'bad_signature' | 'bad_secret' | 'bad_timestamp' | 'stale_timestamp' | 'throttled';
-/** Where a partner authenticated: a signed legacy (`rest`) or GraphQL request, or the OAuth token endpoint (client secret). */
-export type AuthInterface = 'rest' | 'graphql' | 'oauth';
+export type { AuthFailureReason, AuthInterface } from '../../partners/ports/auth-failure-metrics';
 export type UpstreamOutcome = 'ok' | 'not_found' | 'error' | 'timeout' | 'rejected';
 /** Why a 200 reply was not used (CONTRACT §3): over the body limit once decoded, or about another number. */
 export type RefusedReply = 'too_large' | 'other_subscriber';
@@ -24,11 +23,10 @@ export type ReplicationWaitOutcome = 'acked' | 'short' | 'skipped';
 export type StateStoreFailure = 'command_error' | 'degraded_full' | 'timeout';
 
 /** What the domain and adapters report; the Prometheus module implements it. Labels are bounded sets. */
-export interface Metrics {
+export interface Metrics extends AuthFailureMetrics {
   /** The two caches are named after the legacy operation whose facts they hold: kyc (HLR), sim_swap (SIM management). */
   cache(operation: LegacyOperation, outcome: CacheOutcome): void;
   txn(outcome: TxnOutcome): void;
-  authFailure(reason: AuthFailureReason, iface: AuthInterface): void;
   rateLimited(operation: Operation): void;
   upstreamCall(upstream: UpstreamName, outcome: UpstreamOutcome, seconds: number): void;
   /** A reply refused as untrusted bytes; the call itself is also counted as an `error`. */

@@ -1,3 +1,5 @@
+import { RateLimit } from '../../partners/partners';
+
 /** A cached fact with the moment it was fetched, so freshness is judged by the reader. */
 export interface CacheEntry {
   value: string;
@@ -65,11 +67,6 @@ export interface TxnStore {
    * claim; with `owner`, only the claim that owner made.
    */
   release(key: string, fingerprint: string, owner?: string): Promise<void>;
-}
-
-export interface RateLimit {
-  perSecond: number;
-  burst: number;
 }
 
 export interface RateDecision {

@@ -1,7 +1,8 @@
 import { UpstreamUnavailableError } from '../../errors/domain-errors';
 import { Clock } from '../../kernel/clock';
+import { RateLimit } from '../../partners/partners';
 import {
-  Admission, AdmissionControl, AdmissionRequest, Cache, CacheEntry, CacheRead, QuotaCounter, RateDecision, RateLimit, RateLimiter, StateStore, TxnClaim, TxnStore,
+  Admission, AdmissionControl, AdmissionRequest, Cache, CacheEntry, CacheRead, QuotaCounter, RateDecision, RateLimiter, StateStore, TxnClaim, TxnStore,
 } from '../ports/state-store';
 import { DegradedTxnBudget } from './degraded-txn-budget';
 import { MemoryStateStore } from './memory-state-store';

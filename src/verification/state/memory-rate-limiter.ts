@@ -1,5 +1,6 @@
 import { Clock } from '../../kernel/clock';
-import { RateDecision, RateLimit, RateLimiter } from '../ports/state-store';
+import { RateLimit } from '../../partners/partners';
+import { RateDecision, RateLimiter } from '../ports/state-store';
 
 interface Bucket {
   tokens: number;
