@@ -8,7 +8,8 @@ export const AUDIT_TEXT_MAX = 512;
  * UTF-16 surrogates that are not part of a pair. A right-to-left override in a claim would make
  * the text a reviewer reads differ from the bytes stored (CVE-2021-42574, "Trojan Source").
  */
-const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+// The whole tag block U+E0000-E007F, its unassigned U+E0000 and U+E007F included: invisible either way.
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u{E0000}-\u{E007F}]/gu;
 
 /** Each UTF-16 unit of c as `\uXXXX` (an astral format character takes two). */
 function escapeUnits(c: string): string {
