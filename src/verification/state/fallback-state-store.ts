@@ -230,11 +230,12 @@ export class FallbackStateStore implements StateStore {
 
   /**
    * The health check: every node answers a probe within healthTimeoutMs (a late answer proves
-   * the connection serves; only silence or a failed connection fails it). While degraded, within
-   * the command timeout, so state returns to Redis once it answers as a request would need.
+   * the connection serves; only silence or a failed connection fails it). One criterion both
+   * ways: an instance that went to memory during a hiccup comes back as soon as Redis answers
+   * at all, even slowly, since every moment in memory is a moment its txn_ids are its own.
    */
   private healthy(): Promise<void> {
-    const timeoutMs = this.up ? this.deps.healthTimeoutMs : this.deps.commandTimeoutMs;
+    const timeoutMs = this.deps.healthTimeoutMs;
     return this.deadline(this.shared.probe(timeoutMs), timeoutMs);
   }
 
