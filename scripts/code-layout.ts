@@ -10,6 +10,7 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'src/main.ts': 'process entry: the Node.js version check, then run-service.ts (loaded only after it)',
   'src/run-service.ts': 'the service process: config, signals (SIGTERM/SIGINT drain, SIGHUP reload), start-up lines',
   'src/server.ts': 'composition root: builds every adapter and feature (createX factories), the app; start/stop',
+  'src/camara-apis.ts': 'each declared CAMARA API version (src/partners/camara-apis.ts) paired with its folder\'s factory, mounted by server.ts',
   'src/verification/': 'the core: verification service (admission, txn, cache, upstream facts), ports, state stores, upstream clients',
   'src/legacy-rest/': 'the two signed REST operations: routes, signature auth, bodies, the legacy error middleware',
   'src/graphql/': 'Apollo Server over the same verification service: schema resolvers, limits, errors',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeRecord } from '../../src/audit/adapters/audit-record-codec';
 import { auditFileName } from '../../src/audit/adapters/file-audit-sink';
+import { CAMARA_AUDIT_OPERATIONS } from '../../src/audit/audit-operation';
 import { AuditRecord } from '../../src/audit/ports/audit-trail';
 import { uuidV7 } from '../../src/kernel/uuid-v7';
 import { PostgresProcess, startPostgres } from '../../tools/process-kit/postgres-server';
@@ -111,6 +112,11 @@ describe.each(STORES)('audit and usage operation names, on $name', (store) => {
   afterAll(async () => {
     await c?.close();
     await stopStore?.();
+  });
+
+  it('when the declarations are read, then the operations called here are every one they declare (a new operation must be added here)', () => {
+    expect(CAMARA_CALLS.map(([, , name]) => name).sort()).toEqual([...CAMARA_AUDIT_OPERATIONS].sort());
+    expect(CAMARA_CALLS.map(([path, , name]) => [path.split('/').pop(), name.split('.')[1]]).every(([a, b]) => a === b)).toBe(true);
   });
 
   it('when every CAMARA operation, a legacy KYC and a GraphQL signal are answered, then usage names each registry operation, and each CAMARA operation after it', async () => {
