@@ -3,7 +3,9 @@ import { CamaraApiDeps } from './camara/camara-api-kit';
 import { Config } from './config/config';
 import { createDeviceSwapApi } from './device-swap/device-swap-api';
 import { Routes } from './http/routes';
-import { createKycMatchApi } from './kyc-match/kyc-match-api';
+import { createAgeVerificationApi } from './kyc-age-verification/age-verification-api';
+import { kycIdentityChecks } from './kyc-match/identity-checks';
+import { KycMatchApi, createKycMatchApi } from './kyc-match/kyc-match-api';
 import { CustomerRecords } from './kyc-match/ports/customer-records';
 import { createKycTenureApi } from './kyc-tenure/kyc-tenure-api';
 import { createNumberRecyclingApi } from './number-recycling/number-recycling-api';
@@ -22,6 +24,19 @@ export interface CamaraApiContext extends CamaraApiDeps {
   subscriptionRoutes: Routes;
 }
 
+/** KYC Match, built once per start: its own routes, and its identity rules and allowance lent to KYC Age Verification. */
+const kycMatchOf = (() => {
+  const built = new WeakMap<CamaraApiContext, KycMatchApi>();
+  return (ctx: CamaraApiContext, config: Config): KycMatchApi => {
+    let api = built.get(ctx);
+    if (api === undefined) {
+      api = createKycMatchApi(ctx, config);
+      built.set(ctx, api);
+    }
+    return api;
+  };
+})();
+
 type CamaraApiFactory = (ctx: CamaraApiContext, config: Config) => { routes: Routes } | Promise<{ routes: Routes }>;
 
 /**
@@ -34,8 +49,9 @@ export const CAMARA_API_FACTORIES: Readonly<Record<CamaraApiName, CamaraApiFacto
   'sim-swap': (ctx, config) => createSimSwapApi(ctx, config),
   'sim-swap-subscriptions': (ctx) => ({ routes: ctx.subscriptionRoutes }),
   'kyc-tenure': (ctx, config) => createKycTenureApi(ctx, config),
-  'kyc-match': (ctx, config) => createKycMatchApi(ctx, config),
+  'kyc-match': (ctx, config) => kycMatchOf(ctx, config),
   'device-swap': (ctx, config) => createDeviceSwapApi(ctx, config),
   'call-forwarding-signal': (ctx, config) => createCallForwardingApi(ctx, config),
   'number-recycling': (ctx, config) => createNumberRecyclingApi(ctx, config),
+  'kyc-age-verification': (ctx, config) => createAgeVerificationApi({ ...ctx, identity: kycIdentityChecks(kycMatchOf(ctx, config).service, ctx.records) }, config),
 };

@@ -36,7 +36,7 @@ export interface CamaraApiDeclaration {
  */
 export const CAMARA_APIS = [
   {
-    name: 'sim-swap', title: 'SIM Swap', version: '2.0.0', root: '/sim-swap/v2', registryOperation: 'sim_swap',
+    name: 'sim-swap', title: 'SIM Swap', version: '2.1.0', root: '/sim-swap/v2', registryOperation: 'sim_swap',
     scopes: ['sim-swap', 'sim-swap:check', 'sim-swap:retrieve-date'],
     operations: [
       { name: 'retrieve-date', scopes: ['sim-swap:retrieve-date', 'sim-swap'] },
@@ -87,6 +87,14 @@ export const CAMARA_APIS = [
     scopes: ['number-recycling:check'],
     operations: [{ name: 'check', scopes: ['number-recycling:check'] }],
     demo: { operation: 'check', body: '{"phoneNumber":"+255712000015","specifiedDate":"2024-01-01"}' },
+  },
+  {
+    // Built the declared way first (issue 31): this entry, src/kyc-age-verification/ and its factory in src/camara-apis.ts.
+    // 255712000011's record: born 1987-04-12, identity verified.
+    name: 'kyc-age-verification', title: 'KYC Age Verification', version: '0.2.1', root: '/kyc-age-verification/v0.2', registryOperation: 'age_verification',
+    scopes: ['kyc-age-verification:verify'],
+    operations: [{ name: 'verify', scopes: ['kyc-age-verification:verify'] }],
+    demo: { operation: 'verify', body: '{"phoneNumber":"+255712000011","ageThreshold":18}' },
   },
 ] as const satisfies readonly CamaraApiDeclaration[];
 
