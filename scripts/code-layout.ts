@@ -21,6 +21,7 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'src/call-forwarding/': 'CAMARA Call Forwarding Signal: unconditional and full forwarding status (service + createCallForwardingApi)',
   'src/number-recycling/': 'CAMARA Number Recycling: check since a date (service + createNumberRecyclingApi)',
   'src/kyc-match/': 'CAMARA KYC Match: match (service + createKycMatchApi), the comparison engine, the customer-records port',
+  'src/kyc-age-verification/': 'CAMARA KYC Age Verification: verify (service + createAgeVerificationApi), over KYC Match\'s identity rules lent through a port',
   'src/subscriptions/': 'CAMARA SIM Swap Subscriptions: domain, ports, stores, webhook delivery (BullMQ), routes',
   'src/oauth/': 'OAuth 2.0: the built-in issuer, token and discovery routes, token verification, scopes',
   'src/audit/': 'the audit trail: recorder (domain), port, PostgreSQL and file stores, spool',

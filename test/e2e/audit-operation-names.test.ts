@@ -33,6 +33,7 @@ const CAMARA_CALLS = [
   ['/call-forwarding-signal/v0.4/unconditional-call-forwardings', { phoneNumber: '+255712000012' }, 'call_forwarding.unconditional-call-forwardings'],
   ['/call-forwarding-signal/v0.4/call-forwardings', { phoneNumber: '+255712000012' }, 'call_forwarding.call-forwardings'],
   ['/number-recycling/v0.2/check', { phoneNumber: '+255712000015', specifiedDate: '2024-01-01' }, 'number_recycling.check'],
+  ['/kyc-age-verification/v0.2/verify', { phoneNumber: '+255712000011', ageThreshold: 18 }, 'age_verification.verify'],
 ] as const;
 
 /** What earlier versions stored for CAMARA calls, all about one number not otherwise asked about. */
@@ -134,7 +135,7 @@ describe.each(STORES)('audit and usage operation names, on $name', (store) => {
     ]);
     const rows = successes(await cli(['usage', '--month', month(), '--csv'], env));
     expect(rows.filter((r) => !r.startsWith('device_swap ') && !r.startsWith('call_forwarding ') && r !== 'kyc 1').sort()).toEqual([
-      'call_forwarding.call-forwardings 1', 'call_forwarding.unconditional-call-forwardings 1', 'device_swap.check 1', 'device_swap.retrieve-date 1',
+      'age_verification.verify 1', 'call_forwarding.call-forwardings 1', 'call_forwarding.unconditional-call-forwardings 1', 'device_swap.check 1', 'device_swap.retrieve-date 1',
       'kyc.check-tenure 2', 'kyc_match.match 2', 'number_recycling.check 2', 'sim_swap.check 2', 'sim_swap.retrieve-date 2',
     ]);
     expect(rows).toContain('call_forwarding 1');
