@@ -12,11 +12,13 @@ import { IdentityChecks } from './ports/identity-checks';
 const DECLARATION = camaraApi('kyc-age-verification');
 const VERIFY = DECLARATION.operations[0];
 
-/** The yaml's VerifyResponseBody (contentLock and parentalControl: not offered yet, so never sent). */
+/** The yaml's VerifyResponseBody; contentLock and parentalControl only when asked for and the HLR knows them. */
 export interface VerifyResponse {
   ageCheck: AgeCheck;
   verifiedStatus?: boolean;
   identityMatchScore?: number;
+  contentLock?: 'true' | 'false';
+  parentalControl?: 'true' | 'false';
 }
 
 export interface AgeVerificationDeps {
@@ -33,6 +35,7 @@ export interface AgeVerificationDeps {
  * (403), body (400), identifier (422) and number plan; then, audited as `age_verification.verify`
  * (never with a value of the request or the record), admission (403/429), one use of KYC Match's
  * per-number allowance (429), the subscriber (404), the customer record (503, the use given back).
+ * contentLock and parentalControl come from the HLR's facts of the line, only when asked for and known.
  */
 export class AgeVerificationService {
   constructor(private readonly deps: AgeVerificationDeps) {}
@@ -43,7 +46,7 @@ export class AgeVerificationService {
     const call = { grant, phoneNumber: request.phoneNumber, operation: VERIFY.name, partnerOperation: DECLARATION.registryOperation, correlator };
     return camaraCall(this.deps.call, call, async (msisdn) => {
       const giveBack = await this.deps.identity.takeAllowance(grant.partner, msisdn);
-      subscriberOf(await this.deps.verification.hlrFactsWithTenure(msisdn), 'the phone number is not associated with a customer account');
+      const line = subscriberOf(await this.deps.verification.hlrFactsWithTenure(msisdn), 'the phone number is not associated with a customer account');
       const record = await this.deps.identity.record(msisdn).catch(async (err: unknown) => {
         // An upstream that could not answer taught the caller nothing: the use is given back.
         if (err instanceof UpstreamUnavailableError) await giveBack();
@@ -54,6 +57,8 @@ export class AgeVerificationService {
       if (record?.identityVerified !== undefined) response.verifiedStatus = record.identityVerified;
       const score = record === null || Object.keys(request.attributes).length === 0 ? undefined : identityMatchScore(record.tally(request.attributes));
       if (score !== undefined) response.identityMatchScore = score;
+      if (request.includeContentLock && line.contentLock !== undefined) response.contentLock = line.contentLock ? 'true' : 'false';
+      if (request.includeParentalControl && line.parentalControl !== undefined) response.parentalControl = line.parentalControl ? 'true' : 'false';
       return { msisdn, response };
     });
   }

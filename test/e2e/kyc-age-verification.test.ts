@@ -39,6 +39,16 @@ describe('KYC Age Verification', () => {
     expect((await c.call(VERIFY, { phoneNumber: '+255712000001', ageThreshold: 18 }, { token })).body).toEqual({ ageCheck: 'not_available' });
   });
 
+  it('when contentLock and parentalControl are asked for, then the HLR\'s flags as "true"/"false"; not asked, or unknown to the HLR, then absent', async () => {
+    const ask = { ageThreshold: 18, includeContentLock: true, includeParentalControl: true };
+    expect((await c.call(VERIFY, { phoneNumber: '+255712000012', ...ask }, { token })).body).toEqual({
+      ageCheck: 'true', verifiedStatus: false, contentLock: 'true', parentalControl: 'true',
+    });
+    expect((await c.call(VERIFY, { phoneNumber: '+255712000011', ...ask }, { token })).body).toMatchObject({ contentLock: 'false', parentalControl: 'false' });
+    expect((await c.call(VERIFY, { phoneNumber: '+255712000012', ageThreshold: 18 }, { token })).body).toEqual({ ageCheck: 'true', verifiedStatus: false });
+    expect((await c.call(VERIFY, { phoneNumber: '+255712000001', ...ask }, { token })).body).toEqual({ ageCheck: 'not_available' });
+  });
+
   it('when the birthday is tomorrow or was yesterday, then the age counts whole years on today\'s date', async () => {
     const notYet = subscriberWith(c, { birthdate: bornYearsAgo(18, 2) }, '25571240');
     const already = subscriberWith(c, { birthdate: bornYearsAgo(18, -2) }, '25571240');
