@@ -9,7 +9,7 @@ import { KycMatchApi, createKycMatchApi } from './kyc-match/kyc-match-api';
 import { CustomerRecords } from './kyc-match/ports/customer-records';
 import { createKycTenureApi } from './kyc-tenure/kyc-tenure-api';
 import { createNumberRecyclingApi } from './number-recycling/number-recycling-api';
-import { CamaraApiName } from './partners/camara-apis';
+import { CamaraApiRoot } from './partners/camara-apis';
 import { createSimSwapApi } from './sim-swap/sim-swap-api';
 import { Metrics } from './verification/ports/metrics';
 import { QuotaCounter, StoreMode } from './verification/ports/state-store';
@@ -41,17 +41,17 @@ type CamaraApiFactory = (ctx: CamaraApiContext, config: Config) => { routes: Rou
 
 /**
  * Each declared API version's work and rendering: the factory of its own folder. Keyed by the
- * declarations' names (src/partners/camara-apis.ts), so a declaration without a factory, or a
- * factory without a declaration, does not compile; the composition root mounts them in the
- * declarations' order.
+ * declarations' roots (src/partners/camara-apis.ts), one per version, so a declaration without a
+ * factory, or a factory without a declaration, does not compile, and an old version kept beside
+ * a new one is one more key; the composition root mounts them in the declarations' order.
  */
-export const CAMARA_API_FACTORIES: Readonly<Record<CamaraApiName, CamaraApiFactory>> = {
-  'sim-swap': (ctx, config) => createSimSwapApi(ctx, config),
-  'sim-swap-subscriptions': (ctx) => ({ routes: ctx.subscriptionRoutes }),
-  'kyc-tenure': (ctx, config) => createKycTenureApi(ctx, config),
-  'kyc-match': (ctx, config) => kycMatchOf(ctx, config),
-  'device-swap': (ctx, config) => createDeviceSwapApi(ctx, config),
-  'call-forwarding-signal': (ctx, config) => createCallForwardingApi(ctx, config),
-  'number-recycling': (ctx, config) => createNumberRecyclingApi(ctx, config),
-  'kyc-age-verification': (ctx, config) => createAgeVerificationApi({ ...ctx, identity: kycIdentityChecks(kycMatchOf(ctx, config).service, ctx.records) }, config),
+export const CAMARA_API_FACTORIES: Readonly<Record<CamaraApiRoot, CamaraApiFactory>> = {
+  '/sim-swap/v2': (ctx, config) => createSimSwapApi(ctx, config),
+  '/sim-swap-subscriptions/v0.3': (ctx) => ({ routes: ctx.subscriptionRoutes }),
+  '/kyc-tenure/v0.2': (ctx, config) => createKycTenureApi(ctx, config),
+  '/kyc-match/v0.4': (ctx, config) => kycMatchOf(ctx, config),
+  '/device-swap/v1': (ctx, config) => createDeviceSwapApi(ctx, config),
+  '/call-forwarding-signal/v0.4': (ctx, config) => createCallForwardingApi(ctx, config),
+  '/number-recycling/v0.2': (ctx, config) => createNumberRecyclingApi(ctx, config),
+  '/kyc-age-verification/v0.2': (ctx, config) => createAgeVerificationApi({ ...ctx, identity: kycIdentityChecks(kycMatchOf(ctx, config).service, ctx.records) }, config),
 };

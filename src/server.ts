@@ -106,7 +106,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     records: upstreams.crm, quotas: store.quotas, storeMode: () => store.mode(), metrics, subscriptionRoutes: subscriptions.routes,
   };
   const camaraRoutes: Routes = [];
-  for (const api of CAMARA_APIS) camaraRoutes.push(...(await life.start(api.name, () => CAMARA_API_FACTORIES[api.name](camaraApi, config))).routes);
+  for (const api of CAMARA_APIS) camaraRoutes.push(...(await life.start(api.name, () => CAMARA_API_FACTORIES[api.root](camaraApi, config))).routes);
   const graphql = await life.start('graphql', () => createGraphql({ ...signed, logger, clock }, config));
   const ops = await life.start('ops', () => createOps({
     registry: metrics.registry, storeMode: () => store.mode(), upstreams: upstreams.states, auditMode: () => audit.writer.mode(), registryState: partners.state,

@@ -100,6 +100,9 @@ export const CAMARA_APIS = [
 
 export type CamaraApiName = (typeof CAMARA_APIS)[number]['name'];
 
+/** What tells two versions of one API apart: each declared root is one API version (`/kyc-match/v0.4`). */
+export type CamaraApiRoot = (typeof CAMARA_APIS)[number]['root'];
+
 /** The registry operations the CAMARA declarations name (the legacy two among them). */
 export type CamaraRegistryOperation = (typeof CAMARA_APIS)[number]['registryOperation'];
 
@@ -109,7 +112,7 @@ export type DeclaredApi = CamaraApiDeclaration & { readonly name: CamaraApiName;
 /** The list, each entry read through the one interface (optional members included). */
 export const DECLARED_APIS: readonly DeclaredApi[] = CAMARA_APIS;
 
-/** The declaration of `name`. */
+/** The declaration of `name` (its first version, where two are declared side by side: use its root then). */
 export function camaraApi(name: CamaraApiName): DeclaredApi {
   const api = DECLARED_APIS.find((a) => a.name === name);
   if (api === undefined) throw new Error(`no CAMARA API ${name} declared`);
