@@ -1,18 +1,14 @@
 import { createAdmin } from './admin/create-admin';
-import { createCallForwardingApi } from './call-forwarding/call-forwarding-api';
+import { CAMARA_API_FACTORIES } from './camara-apis';
 import { withCamaraNotFound } from './camara/not-found-routes';
 import { Config } from './config/config';
-import { createDeviceSwapApi } from './device-swap/device-swap-api';
 import { createAudit } from './audit/create-audit';
 import { AuditWriter } from './audit/adapters/create-audit-writer';
 import { createGraphql } from './graphql/create-graphql';
 import { createHttp } from './http/create-http';
+import { Routes } from './http/routes';
 import { Clock, systemClock } from './kernel/clock';
 import { Lifecycle } from './kernel/lifecycle';
-import { createKycMatchApi } from './kyc-match/kyc-match-api';
-import { createKycTenureApi } from './kyc-tenure/kyc-tenure-api';
-import { createSimSwapApi } from './sim-swap/sim-swap-api';
-import { createNumberRecyclingApi } from './number-recycling/number-recycling-api';
 import { createLegacyRest } from './legacy-rest/create-legacy-rest';
 import { createOauth } from './oauth/create-oauth';
 import { AccessTokenVerifier } from './oauth/ports/access-tokens';
@@ -21,6 +17,7 @@ import { PrometheusMetrics } from './observability/prometheus-metrics';
 import { PrometheusWebhookMetrics } from './observability/webhook-metrics';
 import { createOps } from './ops/create-ops';
 import { RegistryState, createPartners } from './partners/create-partners';
+import { CAMARA_APIS } from './partners/camara-apis';
 import { PartnerRegistry } from './partners/partners';
 import { PartnerAdmin } from './partners/ports/partner-admin';
 import { Simulator } from './simulator/simulator';
@@ -103,14 +100,13 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const audit = await life.start('audit', () => createAudit({ clock, logger, metrics: metrics.audit }, config));
   const signed = { service, authenticator: partners.authenticator, normalise, formatDate, audit: audit.recorder };
   const legacyRest = await life.start('legacy-rest', () => createLegacyRest(signed, config));
-  // The CAMARA APIs: one folder each over the shared kit in src/camara/; a new API is one more line.
-  const camaraApi = { logger, clock, verification: service, audit: audit.recorder, tokens };
-  const simSwap = await life.start('sim-swap', () => createSimSwapApi(camaraApi, config));
-  const kycTenure = await life.start('kyc-tenure', () => createKycTenureApi(camaraApi, config));
-  const deviceSwap = await life.start('device-swap', () => createDeviceSwapApi(camaraApi, config));
-  const callForwarding = await life.start('call-forwarding', () => createCallForwardingApi(camaraApi, config));
-  const numberRecycling = await life.start('number-recycling', () => createNumberRecyclingApi(camaraApi, config));
-  const kycMatch = await life.start('kyc-match', () => createKycMatchApi({ ...camaraApi, records: upstreams.crm, quotas: store.quotas, storeMode: () => store.mode(), metrics }, config));
+  // The CAMARA APIs: one declaration each (src/partners/camara-apis.ts), built by its folder's factory, in the declarations' order.
+  const camaraApi = {
+    logger, clock, verification: service, audit: audit.recorder, tokens,
+    records: upstreams.crm, quotas: store.quotas, storeMode: () => store.mode(), metrics, subscriptionRoutes: subscriptions.routes,
+  };
+  const camaraRoutes: Routes = [];
+  for (const api of CAMARA_APIS) camaraRoutes.push(...(await life.start(api.name, () => CAMARA_API_FACTORIES[api.root](camaraApi, config))).routes);
   const graphql = await life.start('graphql', () => createGraphql({ ...signed, logger, clock }, config));
   const ops = await life.start('ops', () => createOps({
     registry: metrics.registry, storeMode: () => store.mode(), upstreams: upstreams.states, auditMode: () => audit.writer.mode(), registryState: partners.state,
@@ -123,8 +119,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const http = await life.start('http', () => createHttp({
     logger, requestMetrics: metrics,
     routes: withCamaraNotFound(logger, [
-      ...legacyRest.routes, ...simSwap.routes, ...kycTenure.routes, ...kycMatch.routes, ...deviceSwap.routes, ...callForwarding.routes,
-      ...numberRecycling.routes, ...subscriptions.routes, ...oauth.routes, ...graphql.routes,
+      ...legacyRest.routes, ...camaraRoutes, ...oauth.routes, ...graphql.routes,
     ]),
     adminRoutes: ops.adminRoutes, consoleRoutes: admin.routes, onListening: oauth.listeningAt, onShutdown: ops.beginShutdown,
   }, config));

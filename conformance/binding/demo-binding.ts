@@ -38,7 +38,7 @@ function useNumber(w: W, phoneNumber: string): void {
 /** The API's usual demo number for "a valid phone number". */
 function usualNumber(w: W): string {
   const byApi: Record<string, string> = {
-    KYC_Match: NUMBERS.identity, checkDeviceSwap: NUMBERS.forwarding, retrieveDeviceSwapDate: NUMBERS.forwarding,
+    KYC_Match: NUMBERS.identity, verifyAge: NUMBERS.identity, checkDeviceSwap: NUMBERS.forwarding, retrieveDeviceSwapDate: NUMBERS.forwarding,
     retrieveCallForwarding: NUMBERS.forwarding, retrieveUnconditionalCallForwarding: NUMBERS.forwarding, checkNumberRecycling: NUMBERS.forwarding,
   };
   return byApi[w.op.operationId] ?? NUMBERS.neverSwapped;

@@ -94,6 +94,7 @@ export function defaultBody(w: W): unknown {
     case 'retrieveDeviceSwapDate': return { phoneNumber: NUMBERS.forwarding };
     case 'retrieveCallForwarding':
     case 'retrieveUnconditionalCallForwarding': return { phoneNumber: NUMBERS.forwarding };
+    case 'verifyAge': return { phoneNumber: NUMBERS.identity, ageThreshold: 18 };
     case 'checkNumberRecycling': return { phoneNumber: NUMBERS.forwarding, specifiedDate: isoDate(Date.now() - 365 * DAY) };
     case 'createSimSwapSubscription': return {
       protocol: 'HTTP', sink: w.parameters.sinkUrl, types: ['org.camaraproject.sim-swap-subscriptions.v0.swapped'],

@@ -72,6 +72,15 @@ Given(/^the request body property "([^"]+)" is (?:not included|not set to a valu
 Given(/^the request body property "([^"]+)" is set to (-?\d+)$/, function (this: W, path: string, value: string) {
   this.setProperty(path, Number(value));
 });
+Given(/^the request body property "([^"]+)" is set to (true|false)$/, function (this: W, path: string, value: string) {
+  this.setProperty(path, value === 'true');
+});
+/** A value the bound body already holds is valid (the default body's); a later condition step may choose another. */
+Given(/^the request body property "([^"]+)" is set to a valid value compliant with the OAS schema at "([^"]+)"$/, function (this: W, _path: string, _schema: string) { /* default body */ });
+Given(/^the request body property "([^"]+)" is set to a value that is not withing the range defined in OAS schema "([^"]+)"$/, function (this: W, path: string, _schema: string) {
+  // Every CAMARA range here (ageThreshold 0–120, maxAge 1–2400) excludes a negative number.
+  this.setProperty(path, -1);
+});
 Given(/^the request body property "([^"]+)" does not comply with the OAS schema at "([^"]+)"$/, function (this: W, path: string, _schema: string) {
   this.setProperty(path, invalidValue(path));
 });

@@ -57,6 +57,11 @@ Then(/^the response property "([^"]+)" contains a user friendly text$/, async fu
   const v = await property(this, path);
   assert.ok(typeof v === 'string' && v.trim().length > 0, `${path} is ${JSON.stringify(v)}`);
 });
+Then(/^the response contains property "([^"]+)" whose value is one of \[([^\]]+)\]$/, async function (this: W, path: string, list: string) {
+  const allowed = list.split(',').map((v) => v.trim().replace(/^"|"$/g, ''));
+  const v = await property(this, path);
+  assert.ok(typeof v === 'string' && allowed.includes(v), `${path} is ${JSON.stringify(v)}, not one of ${list}`);
+});
 Then(/^the response property "([^"]+)" contains a valid timestamp$/, async function (this: W, path: string) {
   const v = await property(this, path);
   assert.ok(typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)), `${path} is ${JSON.stringify(v)}`);
@@ -72,6 +77,17 @@ Then(/^the response header "([^"]+)" has same value as the request header "([^"]
 Then(/^the response body complies with the OAS schema at "#?([^"]+)"$/, async function (this: W, pointer: string) {
   const spec = this.op.spec;
   const errors = spec.validate(spec.resolve(`#${pointer}`), (await this.response()).body, 'body');
+  assert.deepEqual(errors, [], errors.join('\n'));
+});
+Then(/^the response property "([^"]+)" is "([^"]+)" or "([^"]+)"$/, async function (this: W, path: string, a: string, b: string) {
+  const v = await property(this, path);
+  assert.ok(v === a || v === b, `${path} is ${JSON.stringify(v)}`);
+});
+Then(/^if the response contains property "([^"]+)", the value is compliant with OAS schema at "#?([^"]+)"$/, async function (this: W, path: string, pointer: string) {
+  const v = await property(this, path);
+  if (v === undefined) return;
+  const spec = this.op.spec;
+  const errors = spec.validate(spec.resolve(`#${pointer}`), v, path);
   assert.deepEqual(errors, [], errors.join('\n'));
 });
 Then(/^the response body complies with an array of OAS schema defined at "#?([^"]+)"$/, async function (this: W, pointer: string) {

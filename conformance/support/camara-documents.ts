@@ -17,7 +17,7 @@ export interface CamaraApi {
   features: string[];
 }
 
-/** The APIs the service offers and their official test definitions (KYC Age Verification: not yet offered). */
+/** The APIs the service offers and their official test definitions. */
 export const APIS: readonly CamaraApi[] = [
   { title: 'SIM Swap 2.1.0', yaml: 'sim-swap.yaml', root: '/sim-swap/v2', features: ['sim-swap-checkSimSwap.feature', 'sim-swap-retrieveSimSwapDate.feature'] },
   { title: 'SIM Swap Subscriptions 0.3.0', yaml: 'sim-swap-subscriptions.yaml', root: '/sim-swap-subscriptions/v0.3', features: ['sim-swap-subscriptions.feature'] },
@@ -27,12 +27,11 @@ export const APIS: readonly CamaraApi[] = [
   { title: 'Call Forwarding Signal 0.4.0', yaml: 'call-forwarding-signal.yaml', root: '/call-forwarding-signal/v0.4',
     features: ['call-forwarding-signal-retrieveCallForwarding.feature', 'call-forwarding-signal-retrieveUnconditionalCallForwarding.feature'] },
   { title: 'Number Recycling 0.2.0', yaml: 'number-recycling.yaml', root: '/number-recycling/v0.2', features: ['number-recycling.feature'] },
+  { title: 'KYC Age Verification 0.2.1', yaml: 'kyc-age-verification.yaml', root: '/kyc-age-verification/v0.2', features: ['kyc-age-verification.feature'] },
 ];
 
 /** Official test definitions present in the folder for an API the service does not offer yet. */
-export const NOT_OFFERED: readonly { title: string; feature: string }[] = [
-  { title: 'KYC Age Verification 0.2.1', feature: 'kyc-age-verification.feature' },
-];
+export const NOT_OFFERED: readonly { title: string; feature: string }[] = [];
 
 export function apiOfFeature(file: string): CamaraApi | undefined {
   return APIS.find((a) => a.features.some((f) => file.endsWith(f)));

@@ -11,7 +11,7 @@ export function day(d: Date): string {
 }
 
 /** The registry's operations (what a partner may be allowed), in the order the console lists them. */
-export const OPERATIONS = ['kyc', 'sim_swap', 'kyc_match', 'device_swap', 'call_forwarding', 'number_recycling'] as const;
+export const OPERATIONS = ['kyc', 'sim_swap', 'kyc_match', 'device_swap', 'call_forwarding', 'number_recycling', 'age_verification'] as const;
 
 /** Registry operations and the audit trail's operation names (CAMARA SIM Swap and KYC Tenure record their own). */
 export const OPERATION_LABELS: Record<string, string> = {
@@ -24,6 +24,7 @@ export const OPERATION_LABELS: Record<string, string> = {
   device_swap: 'Device swap',
   call_forwarding: 'Call forwarding',
   number_recycling: 'Number recycling',
+  age_verification: 'Age verification',
 };
 
 export function operationLabel(op: string): string {

@@ -1,3 +1,4 @@
+import { DECLARED_APIS } from '../partners/camara-apis';
 import { Operation } from '../partners/operation';
 import { AuditInterface } from './ports/audit-trail';
 
@@ -15,6 +16,10 @@ import { AuditInterface } from './ports/audit-trail';
 export function auditOperation(registry: Operation, camaraOperation?: string): string {
   return camaraOperation === undefined ? registry : `${registry}.${camaraOperation}`;
 }
+
+/** The name of every CAMARA operation the declarations list, as its records carry it (the subscriptions API is not audited per call). */
+export const CAMARA_AUDIT_OPERATIONS: readonly string[] = DECLARED_APIS.filter((api) => api.name !== 'sim-swap-subscriptions')
+  .flatMap((api) => api.operations.map((op) => auditOperation(api.registryOperation, op.name)));
 
 /**
  * What earlier versions wrote for CAMARA calls: SIM Swap and KYC Tenure named the CAMARA

@@ -2,8 +2,9 @@ import { CALL_FORWARDING_OPERATION, CallForwardingSignalService } from './call-f
 import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
 import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
+import { camaraApi } from '../partners/camara-apis';
 
-export const CALL_FORWARDING_ROOT = '/call-forwarding-signal/v0.4';
+export const CALL_FORWARDING_ROOT = camaraApi('call-forwarding-signal').root;
 
 export type CallForwardingConfig = CamaraApiConfig & Pick<Config, 'CALL_FORWARDING_LIST'>;
 

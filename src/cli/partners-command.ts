@@ -4,13 +4,13 @@ import { systemClock } from '../kernel/clock';
 import { FilePartnerStore } from '../partners/adapters/file-partner-store';
 import { openPostgresPartnerStore } from '../partners/adapters/create-postgres-partners';
 import { readPartnersJson, parsePartners } from '../partners/file-partner-registry';
-import { LEGACY_OPERATIONS } from '../partners/operation';
+import { LEGACY_OPERATIONS, OPERATIONS } from '../partners/operation';
 import { Actor, NewPartner } from '../partners/ports/partner-admin';
 import { recordOf } from '../partners/registry/partner-record';
 import { UsageError, parseCommandArgs, positionals } from './args';
 import { CliIo } from './io';
 
-export const PARTNERS_USAGE = `partners add NAME [--file PATH] [--operations kyc,sim_swap,kyc_match,device_swap,call_forwarding,number_recycling] [--hmac]
+export const PARTNERS_USAGE = `partners add NAME [--file PATH] [--operations ${OPERATIONS.join(',')}] [--hmac]
   partners import FILE [--file PATH]     add FILE's partners whose name and api key are free
 Partners: --file, else DATABASE_URL (PostgreSQL; PARTNER_SECRETS_KEY_FILE), else PARTNERS_FILE.`;
 

@@ -3,8 +3,9 @@ import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/
 import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
 import { createOffsetDateTimeFormatter } from '../kernel/offset-date-time';
+import { camaraApi } from '../partners/camara-apis';
 
-export const DEVICE_SWAP_ROOT = '/device-swap/v1';
+export const DEVICE_SWAP_ROOT = camaraApi('device-swap').root;
 
 export type DeviceSwapConfig = CamaraApiConfig & Pick<Config, 'TIMEZONE' | 'DEVICE_SWAP_MONITORED_DAYS'>;
 

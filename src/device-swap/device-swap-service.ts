@@ -5,7 +5,7 @@ import { Operation } from '../partners/operation';
 import { SCOPES } from '../oauth/access-scopes';
 import { HlrRecord } from '../verification/ports/upstreams';
 import { boundedLookBackHours, monitoredChange, withinHours } from '../verification/monitored-period';
-import { subscriberOf } from '../verification/subscriber-facts';
+import { latestDeviceChangeOf, subscriberOf } from '../verification/subscriber-facts';
 import { NeverInDeviceError } from './device-swap-errors';
 import { MAX_AGE_DEFAULT_HOURS, parseDeviceCheckBody, parseDeviceRetrieveDateBody } from './device-swap-input';
 
@@ -41,8 +41,7 @@ export interface DeviceSwapServiceDeps {
  * for the first time or changed). Never in a device, or unknown: 422 (NeverInDeviceError).
  */
 export function latestDeviceChange(rec: HlrRecord | null): number {
-  const { deviceChangedAtMs, deviceFirstSeenAtMs } = subscriberOf(rec);
-  const latest = deviceChangedAtMs ?? deviceFirstSeenAtMs ?? null;
+  const latest = latestDeviceChangeOf(subscriberOf(rec));
   if (latest === null) throw new NeverInDeviceError('no use of the phone number in a device is known on this network');
   return latest;
 }

@@ -4,12 +4,20 @@ import { parseRfc3339 } from '../kernel/rfc3339';
 import { KycResult, SimSwapResult } from '../verification/results';
 import { PaymentType } from '../verification/ports/upstreams';
 import { monitoredChange } from '../verification/monitored-period';
+import { contractTypeOf } from '../verification/subscriber-facts';
 import { ContractType, Kyc, SimSwap } from './generated/resolvers-types';
 
+/** GraphQL's enum member for each CAMARA contract type; which one a subscriber has is decided in subscriber-facts.ts. */
+const CONTRACT_ENUM: Readonly<Record<ReturnType<typeof contractTypeOf>, ContractType>> = {
+  PAYG: ContractType.Payg,
+  PAYM: ContractType.Paym,
+  Business: ContractType.Business,
+};
+
 export const CONTRACT_TYPES: Readonly<Record<PaymentType, ContractType>> = {
-  prepaid: ContractType.Payg,
-  postpaid: ContractType.Paym,
-  business: ContractType.Business,
+  prepaid: CONTRACT_ENUM[contractTypeOf('prepaid')],
+  postpaid: CONTRACT_ENUM[contractTypeOf('postpaid')],
+  business: CONTRACT_ENUM[contractTypeOf('business')],
 };
 
 const dateOrNull = (ms: number | null | undefined): Date | null => (ms === null || ms === undefined ? null : new Date(ms));

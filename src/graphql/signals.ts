@@ -6,7 +6,7 @@ import { activeForwardings } from '../call-forwarding/call-forwarding-service';
 import { Operation } from '../partners/operation';
 import { MsisdnNormaliser } from '../kernel/msisdn';
 import { HlrRecord, SimRecord } from '../verification/ports/upstreams';
-import { kycFlags, latestSimChangeOf, subscriberOf } from '../verification/subscriber-facts';
+import { kycFlags, latestDeviceChangeOf, latestSimChangeOf, subscriberOf } from '../verification/subscriber-facts';
 import { validateMsisdn } from '../verification/verification-input';
 import { VerificationService } from '../verification/verification-service';
 import { GraphqlContext } from './request-context';
@@ -69,8 +69,7 @@ function valueOf(field: SignalField, hlr: () => HlrRecord | null, sim: () => Sim
       return { latestSimChangeAt: seen.at, monitoredPeriod: seen.monitoredPeriod };
     }
     case 'deviceSwap': {
-      const rec = subscriberOf(hlr(), NOT_SUBSCRIBER);
-      const seen = changeFields(rec.deviceChangedAtMs ?? rec.deviceFirstSeenAtMs, view.monitored.deviceSwapDays, view.nowMs);
+      const seen = changeFields(latestDeviceChangeOf(subscriberOf(hlr(), NOT_SUBSCRIBER)), view.monitored.deviceSwapDays, view.nowMs);
       return { latestDeviceChangeAt: seen.at, monitoredPeriod: seen.monitoredPeriod };
     }
     case 'callForwarding': {

@@ -67,4 +67,7 @@ export type MatchAttributes = Partial<Record<AttributeName, string>>;
  * A subscriber's verified identity as the customer-records system holds it; any field may be
  * absent. Personal data: never logged, cached, audited or put in an error message.
  */
-export type IdentityRecord = Partial<Record<AttributeName, string>>;
+export type IdentityRecord = Partial<Record<AttributeName, string>> & {
+  /** The record was checked against an official identity document (KYC Age Verification's verifiedStatus). */
+  identityVerified?: boolean;
+};

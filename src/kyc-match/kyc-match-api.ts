@@ -6,8 +6,9 @@ import { camaraRouter } from '../camara/camara-router';
 import { KycMatchSettings } from '../config/kyc-match-settings';
 import { Metrics } from '../verification/ports/metrics';
 import { QuotaCounter, StoreMode } from '../verification/ports/state-store';
+import { camaraApi } from '../partners/camara-apis';
 
-export const KYC_MATCH_ROOT = '/kyc-match/v0.4';
+export const KYC_MATCH_ROOT = camaraApi('kyc-match').root;
 export const KYC_MATCH_PATH = `${KYC_MATCH_ROOT}/match`;
 
 export type KycMatchConfig = CamaraApiConfig & KycMatchSettings;

@@ -103,6 +103,18 @@ export class KycMatchService {
     }, (a) => a.summary);
   }
 
+  /**
+   * One use of the partner's per-number allowance for a request about identity that is not a
+   * match (KYC Age Verification: a threshold is a question about the birth date); the function
+   * gives it back when the answer taught the caller nothing.
+   */
+  async takeAllowance(partner: Partner, msisdn: string): Promise<() => Promise<void>> {
+    const count = await this.countAgainstGuessing(partner, msisdn);
+    return async () => {
+      await this.deps.quotas.giveBack?.(count.key, count.windowEndMs);
+    };
+  }
+
   /** The subscriber (404 when not one) and its identity record (503 when unreachable). */
   private async lookUp(msisdn: string) {
     subscriberOf(await this.deps.verification.hlrFactsWithTenure(msisdn), 'the phone number is not associated with a customer account');

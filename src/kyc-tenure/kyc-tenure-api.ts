@@ -3,8 +3,9 @@ import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/
 import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
 import { createZonedCalendar } from '../kernel/zoned-date';
+import { camaraApi } from '../partners/camara-apis';
 
-export const KYC_TENURE_ROOT = '/kyc-tenure/v0.2';
+export const KYC_TENURE_ROOT = camaraApi('kyc-tenure').root;
 
 export type KycTenureConfig = CamaraApiConfig & Pick<Config, 'TIMEZONE'>;
 

@@ -6,7 +6,7 @@ import { ZonedCalendar } from '../kernel/zoned-date';
 import { SCOPES } from '../oauth/access-scopes';
 import { AccessGrant } from '../oauth/ports/access-tokens';
 import { Operation } from '../partners/operation';
-import { PaymentType } from '../verification/ports/upstreams';
+import { ContractType, contractTypeOf } from '../verification/subscriber-facts';
 import { VerificationService } from '../verification/verification-service';
 
 /** Scopes that allow check-tenure, as kyc-tenure.yaml's security section names them. */
@@ -15,7 +15,7 @@ export const KYC_TENURE_SCOPES: readonly string[] = [SCOPES.kycTenureCheck];
 /** The registry word (permission, rate limit, metrics label) check-tenure spends. */
 export const KYC_TENURE_PARTNER_OPERATION: Operation = 'kyc';
 
-export type ContractType = 'PAYG' | 'PAYM' | 'Business';
+export type { ContractType };
 
 export interface TenureCheck {
   /** The normalised msisdn the answer is about (request log and audit), never echoed to the caller. */
@@ -31,18 +31,6 @@ export interface KycTenureServiceDeps {
   call: CamaraCallDeps;
   /** Calendar in TIMEZONE: where tenureDate starts, and which day is today. */
   calendar: ZonedCalendar;
-}
-
-function contractTypeOf(paymentType: PaymentType): ContractType {
-  switch (paymentType) {
-    case 'prepaid': return 'PAYG';
-    case 'postpaid': return 'PAYM';
-    case 'business': return 'Business';
-    default: {
-      const never: never = paymentType;
-      throw new Error(`unknown payment type ${String(never)}`);
-    }
-  }
 }
 
 /**

@@ -3,8 +3,9 @@ import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/
 import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
 import { createZonedCalendar } from '../kernel/zoned-date';
+import { camaraApi } from '../partners/camara-apis';
 
-export const NUMBER_RECYCLING_ROOT = '/number-recycling/v0.2';
+export const NUMBER_RECYCLING_ROOT = camaraApi('number-recycling').root;
 
 export type NumberRecyclingConfig = CamaraApiConfig & Pick<Config, 'TIMEZONE'>;
 

@@ -1,6 +1,7 @@
+import { CAMARA_APIS } from '../partners/camara-apis';
 import { Operation } from '../partners/operation';
 
-/** CAMARA scopes (CONTRACT §7, §8, §11), as the specs name them. */
+/** CAMARA scopes (CONTRACT §7, §8, §11), as the specs name them, for the services' checks; what is granted comes from the declarations. */
 export const SCOPES = {
   simSwap: 'sim-swap',
   simSwapCheck: 'sim-swap:check',
@@ -20,29 +21,20 @@ export const SCOPES = {
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
 
-/** The scopes each registry operation implies (CONTRACT §7, §11). */
-const BY_OPERATION: Readonly<Record<Operation, readonly Scope[]>> = {
-  sim_swap: [
-    SCOPES.simSwap, SCOPES.simSwapCheck, SCOPES.simSwapRetrieveDate,
-    SCOPES.subscriptionsCreate, SCOPES.subscriptionsRead, SCOPES.subscriptionsDelete,
-  ],
-  kyc: [SCOPES.kycTenureCheck],
-  kyc_match: [SCOPES.kycMatch],
-  // device-swap.yaml accepts the API-wide `device-swap` scope or the operation's own.
-  device_swap: [SCOPES.deviceSwap, SCOPES.deviceSwapCheck, SCOPES.deviceSwapRetrieveDate],
-  call_forwarding: [SCOPES.unconditionalCallForwardings, SCOPES.callForwardings],
-  number_recycling: [SCOPES.numberRecyclingCheck],
-};
+/** SIM Swap's first, as the declarations list them: granted scope strings keep their order. */
+const OPERATIONS_IN_DECLARATION_ORDER: readonly Operation[] = [...new Set(CAMARA_APIS.map((api) => api.registryOperation))];
 
-/** SIM swap's scopes first, as they were listed before the other APIs came: granted scope strings keep their order. */
-const SCOPE_ORDER: readonly Operation[] = ['sim_swap', 'kyc', 'kyc_match', 'device_swap', 'call_forwarding', 'number_recycling'];
+/** The scopes a registry operation implies: those of every API version it grants (CONTRACT §7, §11, §13). */
+function declaredScopes(op: Operation): string[] {
+  return CAMARA_APIS.filter((api) => api.registryOperation === op).flatMap((api) => api.scopes);
+}
 
-/** Every scope the service knows, in a stable order (metadata's scopes_supported). */
-export const ALL_SCOPES: readonly Scope[] = SCOPE_ORDER.flatMap((op) => BY_OPERATION[op]);
+/** Every scope the service knows, in the declarations' order without repeats (metadata's scopes_supported). */
+export const ALL_SCOPES: readonly string[] = [...new Set(CAMARA_APIS.flatMap((api) => api.scopes))];
 
-/** The scopes a partner may hold: those its registry `operations` imply, in a stable order. */
-export function scopesForOperations(operations: ReadonlySet<Operation>): Scope[] {
-  return SCOPE_ORDER.filter((op) => operations.has(op)).flatMap((op) => BY_OPERATION[op]);
+/** The scopes a partner may hold: those its registry `operations` imply, in the declarations' order. */
+export function scopesForOperations(operations: ReadonlySet<Operation>): string[] {
+  return [...new Set(OPERATIONS_IN_DECLARATION_ORDER.filter((op) => operations.has(op)).flatMap(declaredScopes))];
 }
 
 /** RFC 6749 §3.3: scope = scope-token *( SP scope-token ), scope-token = 1*( %x21 / %x23-5B / %x5D-7E ). */

@@ -3,8 +3,9 @@ import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/
 import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
 import { createOffsetDateTimeFormatter } from '../kernel/offset-date-time';
+import { camaraApi } from '../partners/camara-apis';
 
-export const SIM_SWAP_ROOT = '/sim-swap/v2';
+export const SIM_SWAP_ROOT = camaraApi('sim-swap').root;
 
 export type SimSwapConfig = CamaraApiConfig & Pick<Config, 'TIMEZONE' | 'SIM_SWAP_MONITORED_DAYS'>;
 

@@ -14,13 +14,15 @@ export const IDENTITY_FIELDS = [
 ] as const;
 export type IdentityField = (typeof IDENTITY_FIELDS)[number];
 
-/** Any field may be absent: a CRM rarely holds everything. */
-export type IdentityRecord = Partial<Record<IdentityField, string>>;
+/** Any field may be absent: a CRM rarely holds everything. `identityVerified`: checked against an official document. */
+export type IdentityRecord = Partial<Record<IdentityField, string>> & { identityVerified?: boolean };
 
 /** Far above any real name or address; keeps a fixture typo (a pasted file) from becoming a record. */
 export const IDENTITY_VALUE_MAX = 256;
 
-const FIELD_SET: ReadonlySet<string> = new Set(IDENTITY_FIELDS);
+/** The record's verification flag (KYC Age Verification's verifiedStatus): the one field that is not a string. */
+const VERIFIED = 'identityVerified';
+const FIELD_SET: ReadonlySet<string> = new Set([...IDENTITY_FIELDS, VERIFIED]);
 
 /**
  * Validates an identity record: an object of known fields with string values. The values'
@@ -34,7 +36,7 @@ export function parseIdentity(raw: unknown, where: string): IdentityRecord {
   }
   const r = raw;
   for (const key of Object.keys(r)) {
-    if (!FIELD_SET.has(key)) throw new Error(`${where}.${key} is not an identity field (${IDENTITY_FIELDS.join(', ')})`);
+    if (!FIELD_SET.has(key)) throw new Error(`${where}.${key} is not an identity field (${IDENTITY_FIELDS.join(', ')}, ${VERIFIED})`);
   }
   const record: IdentityRecord = {};
   for (const field of IDENTITY_FIELDS) {
@@ -45,5 +47,8 @@ export function parseIdentity(raw: unknown, where: string): IdentityRecord {
     }
     record[field] = value;
   }
+  const verified = r[VERIFIED];
+  if (verified !== undefined && typeof verified !== 'boolean') throw new Error(`${where}.${VERIFIED} must be a boolean`);
+  if (verified !== undefined) record.identityVerified = verified;
   return record;
 }

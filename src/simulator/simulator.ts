@@ -194,6 +194,8 @@ function answerBody(system: SystemName, s: SimSubscriber): Record<string, unknow
         ...(s.deviceFirstSeenAt === undefined ? {} : { deviceFirstSeenAt: s.deviceFirstSeenAt }),
         ...(s.deviceChangedAt === undefined ? {} : { deviceChangedAt: s.deviceChangedAt }),
         ...(s.callForwarding === undefined ? {} : { callForwarding: s.callForwarding }),
+        ...(s.contentLock === undefined ? {} : { contentLock: s.contentLock }),
+        ...(s.parentalControl === undefined ? {} : { parentalControl: s.parentalControl }),
       };
     case 'sim':
       return { msisdn: s.msisdn, iccid: s.iccid, lastSimSwapAt: s.lastSimSwapAt, simActivatedAt: s.simActivatedAt };

@@ -21,6 +21,10 @@ export interface SimSubscriber {
   deviceChangedAt?: string | null;
   /** HLR: the active call-forwarding services; empty = none; absent = unknown. */
   callForwarding?: CallForwardingService[];
+  /** HLR: some content lock is on; absent = unknown (KYC Age Verification's contentLock). */
+  contentLock?: boolean;
+  /** HLR: some parental control is on; absent = unknown. */
+  parentalControl?: boolean;
   /** Customer records: the verified identity; absent = no record (CRM answers 404). */
   identity?: IdentityRecord;
 }
@@ -44,7 +48,7 @@ const ICCID_PATTERN = /^[0-9]{18,22}$/;
 const RELATIVE = /^now-(\d{1,7})([mhd])$/;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const FIELDS = new Set(['msisdn', 'status', 'paymentType', 'iccid', 'lastSimSwapAt', 'activatedAt', 'simActivatedAt',
-  'deviceFirstSeenAt', 'deviceChangedAt', 'callForwarding', 'identity']);
+  'deviceFirstSeenAt', 'deviceChangedAt', 'callForwarding', 'contentLock', 'parentalControl', 'identity']);
 
 export interface ParseOptions {
   /** Reference time for the relative `now-<N><unit>` form; without it only RFC 3339 is accepted. */
@@ -91,10 +95,18 @@ export function parseSubscriber(raw: unknown, opts: ParseOptions = {}): SimSubsc
   const device = parseDevice(r, where, opts.now);
   const callForwarding = r.callForwarding === undefined ? undefined : parseCallForwarding(r.callForwarding, `${where}.callForwarding`);
   const identity = r.identity === undefined || r.identity === null ? undefined : parseIdentity(r.identity, `${where}.identity`);
+  const flags: Pick<SimSubscriber, 'contentLock' | 'parentalControl'> = {};
+  for (const name of ['contentLock', 'parentalControl'] as const) {
+    const value = r[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'boolean') throw new Error(`${where}.${name} must be a boolean (got ${show(value)})`);
+    flags[name] = value;
+  }
   // Optional facts stay absent (not null) when unknown: the HLR then leaves them out of its body.
   return {
     msisdn, status, paymentType, iccid, lastSimSwapAt, activatedAt, simActivatedAt, ...device,
     ...(callForwarding === undefined ? {} : { callForwarding }),
+    ...flags,
     ...(identity === undefined ? {} : { identity }),
   };
 }

@@ -10,6 +10,7 @@ import { jsonBody } from '../http/json-body';
 import { sendJson } from '../http/send-json';
 import { camaraErrorHandler } from '../camara/camara-error-handler';
 import { camaraRequest } from '../camara/camara-request';
+import { camaraApi } from '../partners/camara-apis';
 
 export interface SubscriptionRoutesDeps {
   subscriptions: SubscriptionService;
@@ -18,7 +19,7 @@ export interface SubscriptionRoutesDeps {
   logger: Logger;
 }
 
-export const SUBSCRIPTIONS_ROOT = '/sim-swap-subscriptions/v0.3';
+export const SUBSCRIPTIONS_ROOT = camaraApi('sim-swap-subscriptions').root;
 /** The collection, or one subscription (its id as sent: ids are case-sensitive). */
 const PATH = /^\/sim-swap-subscriptions\/v0\.3\/subscriptions(?:\/([^/]+))?\/?$/i;
 

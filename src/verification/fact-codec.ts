@@ -4,10 +4,12 @@ import { CALL_FORWARDING_SERVICES, CallForwardingService, HlrRecord, PaymentType
  * Cache values are compact strings: they are written on every miss and read on every hit,
  * and in Redis every byte is memory. A value that does not decode is treated as a miss.
  *   HLR:  "-" not a subscriber, else
- *         "<status>/<paymentType>/<activatedAt>/<deviceFirstSeenAt>/<deviceChangedAt>/<callForwarding>"
+ *         "<status>/<paymentType>/<activatedAt>/<deviceFirstSeenAt>/<deviceChangedAt>/<callForwarding>[/<locks>]"
  *   SIM:  "-" not a subscriber, else "<lastSimSwapAt>/<simActivatedAt>"
  * where an instant is its epoch milliseconds and "n" means null (unknown, or never swapped);
- * callForwarding is "n" (unknown), "0" (none) or one letter per active service (u, b, r, a).
+ * callForwarding is "n" (unknown), "0" (none) or one letter per active service (u, b, r, a);
+ * locks is two letters, contentLock then parentalControl, each "t", "f" or "n" (unknown: the
+ * field absent), left out when both are unknown (entries without it decode as unknown, not incomplete).
  *
  * Entries written before the device and forwarding fields existed (three HLR fields) still
  * decode, without them; the signal APIs then refetch, as CAMARA does for the tenure fields.
@@ -50,6 +52,20 @@ function decodeForwarding(text: string): CallForwardingService[] | null | undefi
   return services.map((s) => FORWARDING_LETTERS[s]).join('') === text ? services : undefined;
 }
 
+const FLAG_LETTER = { t: true, f: false, n: undefined } as const;
+
+function encodeFlag(flag: boolean | undefined): string {
+  if (flag === true) return 't';
+  return flag === false ? 'f' : 'n';
+}
+
+/** [contentLock, parentalControl], or undefined when the text is not two flag letters. */
+function decodeLocks(text: string): Pick<HlrRecord, 'contentLock' | 'parentalControl'> | undefined {
+  if (text.length !== 2 || !(text[0] in FLAG_LETTER) || !(text[1] in FLAG_LETTER)) return undefined;
+  const [content, parental] = [FLAG_LETTER[text[0] as keyof typeof FLAG_LETTER], FLAG_LETTER[text[1] as keyof typeof FLAG_LETTER]];
+  return { ...(content === undefined ? {} : { contentLock: content }), ...(parental === undefined ? {} : { parentalControl: parental }) };
+}
+
 export function encodeHlr(rec: HlrRecord | null): string {
   if (rec === null) return NOT_SUBSCRIBER;
   const base = `${rec.status}/${rec.paymentType}`;
@@ -57,14 +73,16 @@ export function encodeHlr(rec: HlrRecord | null): string {
   const tenure = `${base}/${encodeInstant(rec.activatedAtMs)}`;
   const { deviceFirstSeenAtMs: first, deviceChangedAtMs: changed, callForwarding } = rec;
   if (first === undefined || changed === undefined || callForwarding === undefined) return tenure;
-  return `${tenure}/${encodeInstant(first)}/${encodeInstant(changed)}/${encodeForwarding(callForwarding)}`;
+  const full = `${tenure}/${encodeInstant(first)}/${encodeInstant(changed)}/${encodeForwarding(callForwarding)}`;
+  const locks = `${encodeFlag(rec.contentLock)}${encodeFlag(rec.parentalControl)}`;
+  return locks === 'nn' ? full : `${full}/${locks}`;
 }
 
 export function decodeHlr(value: string): HlrRecord | null | undefined {
   if (value === NOT_SUBSCRIBER) return null;
   const parts = value.split('/');
-  const [status, paymentType, activated, first, changed, forwarding] = parts;
-  if (![2, 3, 6].includes(parts.length) || !STATUSES.has(status) || !PAYMENT_TYPES.has(paymentType)) return undefined;
+  const [status, paymentType, activated, first, changed, forwarding, lockText] = parts;
+  if (![2, 3, 6, 7].includes(parts.length) || !STATUSES.has(status) || !PAYMENT_TYPES.has(paymentType)) return undefined;
   const rec: HlrRecord = { status: status as SubscriberStatus, paymentType: paymentType as PaymentType };
   if (activated === undefined) return rec;
   const activatedAtMs = decodeInstant(activated);
@@ -75,7 +93,9 @@ export function decodeHlr(value: string): HlrRecord | null | undefined {
   const deviceChangedAtMs = decodeInstant(changed);
   const callForwarding = decodeForwarding(forwarding);
   if (deviceFirstSeenAtMs === undefined || deviceChangedAtMs === undefined || callForwarding === undefined) return undefined;
-  return { ...rec, deviceFirstSeenAtMs, deviceChangedAtMs, callForwarding };
+  const locks = lockText === undefined ? {} : decodeLocks(lockText);
+  if (locks === undefined) return undefined;
+  return { ...rec, deviceFirstSeenAtMs, deviceChangedAtMs, callForwarding, ...locks };
 }
 
 export function encodeSim(rec: SimRecord | null): string {

@@ -1,8 +1,8 @@
 import { NotSubscriberError } from '../errors/domain-errors';
-import { HlrRecord, SimRecord } from './ports/upstreams';
+import { HlrRecord, PaymentType, SimRecord } from './ports/upstreams';
 
 /*
- * Who is a subscriber, decided once (CONTRACT §3, §7): every interface and API asks here, so a
+ * Who is a subscriber (and its KYC validity, latest SIM and device change, contract type), decided once (CONTRACT §3, §7): every interface and API asks here, so a
  * terminated line cannot be "not a subscriber" to one API and answered by another (GraphQL
  * signals used to give the terminated 004 a SIM change date that every CAMARA API refused).
  */
@@ -36,4 +36,29 @@ export function latestSimChangeOf(hlr: HlrRecord | null, sim: SimRecord | null, 
   subscriberOf(hlr, reason);
   if (sim === null) throw new NotSubscriberError(reason);
   return sim.lastSimSwapAtMs ?? sim.simActivatedAtMs ?? null;
+}
+
+/**
+ * The latest device change of a subscriber: the latest change of device, else the first use of
+ * the number in one (device-swap.yaml: a swap is the association created or changed); null when
+ * never in a device or unknown. CAMARA Device Swap and the GraphQL deviceSwap signal read it here.
+ */
+export function latestDeviceChangeOf(rec: HlrRecord): number | null {
+  return rec.deviceChangedAtMs ?? rec.deviceFirstSeenAtMs ?? null;
+}
+
+/** The contract type CAMARA names (KYC Tenure's contractType; GraphQL's enum spells the same values). */
+export type ContractType = 'PAYG' | 'PAYM' | 'Business';
+
+/** A subscriber's contract type from the HLR's payment type, for KYC Tenure and GraphQL alike. */
+export function contractTypeOf(paymentType: PaymentType): ContractType {
+  switch (paymentType) {
+    case 'prepaid': return 'PAYG';
+    case 'postpaid': return 'PAYM';
+    case 'business': return 'Business';
+    default: {
+      const never: never = paymentType;
+      throw new Error(`unknown payment type ${String(never)}`);
+    }
+  }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeRecord } from '../../src/audit/adapters/audit-record-codec';
 import { auditFileName } from '../../src/audit/adapters/file-audit-sink';
+import { CAMARA_AUDIT_OPERATIONS } from '../../src/audit/audit-operation';
 import { AuditRecord } from '../../src/audit/ports/audit-trail';
 import { uuidV7 } from '../../src/kernel/uuid-v7';
 import { PostgresProcess, startPostgres } from '../../tools/process-kit/postgres-server';
@@ -32,6 +33,7 @@ const CAMARA_CALLS = [
   ['/call-forwarding-signal/v0.4/unconditional-call-forwardings', { phoneNumber: '+255712000012' }, 'call_forwarding.unconditional-call-forwardings'],
   ['/call-forwarding-signal/v0.4/call-forwardings', { phoneNumber: '+255712000012' }, 'call_forwarding.call-forwardings'],
   ['/number-recycling/v0.2/check', { phoneNumber: '+255712000015', specifiedDate: '2024-01-01' }, 'number_recycling.check'],
+  ['/kyc-age-verification/v0.2/verify', { phoneNumber: '+255712000011', ageThreshold: 18 }, 'age_verification.verify'],
 ] as const;
 
 /** What earlier versions stored for CAMARA calls, all about one number not otherwise asked about. */
@@ -113,6 +115,11 @@ describe.each(STORES)('audit and usage operation names, on $name', (store) => {
     await stopStore?.();
   });
 
+  it('when the declarations are read, then the operations called here are every one they declare (a new operation must be added here)', () => {
+    expect(CAMARA_CALLS.map(([, , name]) => name).sort()).toEqual([...CAMARA_AUDIT_OPERATIONS].sort());
+    expect(CAMARA_CALLS.map(([path, , name]) => [path.split('/').pop(), name.split('.')[1]]).every(([a, b]) => a === b)).toBe(true);
+  });
+
   it('when every CAMARA operation, a legacy KYC and a GraphQL signal are answered, then usage names each registry operation, and each CAMARA operation after it', async () => {
     const rows = successes(await cli(['usage', '--month', month(), '--csv'], env));
     for (const [, , name] of CAMARA_CALLS) expect(rows).toContainEqual(expect.stringMatching(new RegExp(`^${name.replace('.', '\\.')} \\d+$`)));
@@ -128,7 +135,7 @@ describe.each(STORES)('audit and usage operation names, on $name', (store) => {
     ]);
     const rows = successes(await cli(['usage', '--month', month(), '--csv'], env));
     expect(rows.filter((r) => !r.startsWith('device_swap ') && !r.startsWith('call_forwarding ') && r !== 'kyc 1').sort()).toEqual([
-      'call_forwarding.call-forwardings 1', 'call_forwarding.unconditional-call-forwardings 1', 'device_swap.check 1', 'device_swap.retrieve-date 1',
+      'age_verification.verify 1', 'call_forwarding.call-forwardings 1', 'call_forwarding.unconditional-call-forwardings 1', 'device_swap.check 1', 'device_swap.retrieve-date 1',
       'kyc.check-tenure 2', 'kyc_match.match 2', 'number_recycling.check 2', 'sim_swap.check 2', 'sim_swap.retrieve-date 2',
     ]);
     expect(rows).toContain('call_forwarding 1');

@@ -81,13 +81,13 @@ describe('conformance kit: the official .feature files against the built service
     // Every API ran, all its scenarios (a feature file that ran nothing would pass vacuously).
     const counts: Record<string, number> = {
       'SIM Swap 2.1.0': 37, 'SIM Swap Subscriptions 0.3.0': 27, 'KYC Tenure 0.2.0': 14, 'KYC Match 0.4.0': 101,
-      'Device Swap 1.0.0': 37, 'Call Forwarding Signal 0.4.0': 35, 'Number Recycling 0.2.0': 15,
+      'Device Swap 1.0.0': 37, 'Call Forwarding Signal 0.4.0': 35, 'Number Recycling 0.2.0': 15, 'KYC Age Verification 0.2.1': 38,
     };
     for (const [api, n] of Object.entries(counts)) {
       const [scenarios, passed, list, failed] = row(r.stdout, api);
       expect([api, scenarios, passed + list, failed]).toEqual([api, n, n, 0]);
     }
-    expect(r.stdout).toMatch(/^\| KYC Age Verification 0\.2\.1 \| API not yet offered/m);
+    expect(r.stdout).not.toMatch(/API not yet offered/);
   }, 120_000);
 
   it('when the kit runs the listed optional scenarios against an instance with their settings on, then every one of them passes', async () => {

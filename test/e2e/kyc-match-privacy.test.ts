@@ -79,7 +79,7 @@ describe('KYC Match privacy: the identity record leaves no trace', () => {
     rmSync(auditDir, { recursive: true, force: true });
   });
 
-  it('when matches, refusals, bad input and a customer-records failure have run, then no record or request value is in the logs, metrics, Redis or audit', async () => {
+  it('when matches, age verifications, refusals, bad input and a customer-records failure have run, then no record or request value is in the logs, metrics, Redis or audit', async () => {
     const phone = subscriberWith(c, RECORD, '25571240');
     const token = await c.tokens.twoLegged({ scope: KYC_MATCH_SCOPE });
     const call = (body: unknown) => c.call(KYC_MATCH, body, { token });
@@ -105,6 +105,18 @@ describe('KYC Match privacy: the identity record leaves no trace', () => {
     texts.push(failed.text);
     c.h.sim.resetFaults();
     expect((await call({ phoneNumber: phone, givenName: RECORD.givenName })).body).toEqual({ givenNameMatch: 'true' });
+    // KYC Age Verification follows the same rules (CONTRACT §13): its identity attributes, near and far, and one bad value.
+    const ageToken = await c.tokens.twoLegged({ scope: 'kyc-age-verification:verify' });
+    const ageFields = ['idDocument', 'name', 'givenName', 'familyName', 'middleNames', 'familyNameAtBirth', 'birthdate', 'email'] as const;
+    const subset = (from: Record<string, string>) => Object.fromEntries(ageFields.filter((f) => from[f] !== undefined).map((f) => [f, from[f]]));
+    for (const attributes of [subset(RECORD), subset(SENT)]) {
+      const r = await c.call('/kyc-age-verification/v0.2/verify', { phoneNumber: phone, ageThreshold: 18, ...attributes }, { token: ageToken });
+      expect(r.status).toBe(200);
+      texts.push(r.text);
+    }
+    const badAge = await c.call('/kyc-age-verification/v0.2/verify', { phoneNumber: phone, ageThreshold: 18, email: RECORD.address }, { token: ageToken });
+    expect(badAge.status).toBe(400);
+    texts.push(badAge.text);
 
     await c.h.server.audit.flush();
     const metrics = await (await fetch(`${c.url}/metrics`)).text();
@@ -116,6 +128,7 @@ describe('KYC Match privacy: the identity record leaves no trace', () => {
     expect(logs.raw().length).toBeGreaterThan(5);
     expect(places.redis.length).toBeGreaterThan(0);
     expect(auditText).toContain('"operation":"kyc_match.match"');
+    expect(auditText).toContain('"operation":"age_verification.verify"');
     expect(await (await fetch(`${c.h.simUrl}/crm/subscribers/${phone.slice(1)}/identity`)).text()).toContain(RECORD.name);
     const found = Object.entries(places).flatMap(([place, text]) => needles().filter((n) => text.includes(n)).map((n) => `${place}: ${n}`));
     expect(found).toEqual([]);

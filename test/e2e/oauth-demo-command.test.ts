@@ -29,11 +29,11 @@ describe('the start-up banner\'s CAMARA commands', () => {
   it('when npm start runs with the demo registry, then it prints them and they work against that process', async () => {
     const svc = await startServiceProcess({});
     try {
-      await until(() => svc.output().includes('number-recycling'), 'the demo commands printed', 10_000);
+      await until(() => svc.output().includes('kyc-age-verification'), 'the demo commands printed', 10_000);
       const lines = svc.output().split('\n');
       const script = [lines.find((l) => l.startsWith('TOKEN=')), ...lines.filter((l) => l.includes('Bearer $TOKEN'))];
-      expect(script).toHaveLength(7);
-      const [, check, tenure, match, deviceSwap, forwarding, recycling] = (await sh(script.join('\n'))).trim().split('\n');
+      expect(script).toHaveLength(8);
+      const [, check, tenure, match, deviceSwap, forwarding, recycling, age] = (await sh(script.join('\n'))).trim().split('\n');
       expect(JSON.parse(check ?? '')).toEqual({ swapped: true });
       expect(JSON.parse(tenure ?? '')).toMatchObject({ tenureDateCheck: true });
       // The in-process simulator serves customer records too: the match works on a bare npm start.
@@ -41,6 +41,7 @@ describe('the start-up banner\'s CAMARA commands', () => {
       expect(JSON.parse(deviceSwap ?? '')).toEqual({ swapped: true });
       expect(JSON.parse(forwarding ?? '')).toEqual({ active: true });
       expect(JSON.parse(recycling ?? '')).toEqual({ phoneNumberRecycled: true });
+      expect(JSON.parse(age ?? '')).toEqual({ ageCheck: 'true', verifiedStatus: true });
     } finally {
       svc.proc.kill('SIGTERM');
       await svc.exited;

@@ -12,6 +12,7 @@ const SIM_SWAP_SCOPES = [
 const ALL = [
   ...SIM_SWAP_SCOPES, 'kyc-tenure:check-tenure', 'kyc-match:match', 'device-swap', 'device-swap:check', 'device-swap:retrieve-date',
   'call-forwarding-signal:unconditional-call-forwardings:read', 'call-forwarding-signal:call-forwardings:read', 'number-recycling:check',
+  'kyc-age-verification:verify',
 ];
 const anyString: unknown = expect.any(String);
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
+import { DECLARED_APIS } from '../../src/partners/camara-apis';
 
 /*
  * The README's CAMARA section names every CAMARA API the service serves, with its release, and
@@ -24,14 +25,23 @@ describe('README\'s CAMARA section', () => {
   const spec = load(readFileSync(join(ROOT, 'docs/openapi-camara.yaml'), 'utf8')) as CamaraOpenApi;
   const section = readmeSection(readFileSync(join(ROOT, 'README.md'), 'utf8'), 'The CAMARA APIs (GSMA Open Gateway)');
 
-  it('when the OpenAPI file\'s summary is read, then it names the seven APIs served, each with its release', () => {
+  it('when the OpenAPI file\'s summary is read, then it names the eight APIs served, each with its release', () => {
     const apis = [...spec.info.summary.matchAll(/([A-Z][A-Za-z ]*?) (\d+\.\d+\.\d+)/g)].map((m) => `${m[1]} ${m[2]}`);
     expect(apis.sort()).toEqual([
-      'Call Forwarding Signal 0.4.0', 'Device Swap 1.0.0', 'KYC Match 0.4.0', 'KYC Tenure 0.2.0',
+      'Call Forwarding Signal 0.4.0', 'Device Swap 1.0.0', 'KYC Age Verification 0.2.1', 'KYC Match 0.4.0', 'KYC Tenure 0.2.0',
       'Number Recycling 0.2.0', 'SIM Swap 2.1.0', 'SIM Swap Subscriptions 0.3.0',
     ]);
     const missing = apis.filter((api) => !section.includes(`**${api}**`));
     expect(missing).toEqual([]);
+  });
+
+  it('when the declarations (src/partners/camara-apis.ts) are read, then the README and the OpenAPI summary name each API version, its root and registry operation', () => {
+    for (const api of DECLARED_APIS) {
+      const row = section.split('\n').find((l) => l.startsWith(`| **${api.title} ${api.version}** |`));
+      expect([api.name, row]).toEqual([api.name, expect.stringContaining(`\`${api.registryOperation}\``) as unknown]);
+      expect(row).toContain(api.root);
+      expect(spec.info.summary).toContain(`${api.title} ${api.version}`);
+    }
   });
 
   it('when the OpenAPI file\'s CAMARA routes are read, then the README names each of them', () => {

@@ -27,6 +27,7 @@ export function camaraSpecs(): OpenApiSpec[] {
     OpenApiSpec.load(camaraFile('device-swap.yaml'), '/device-swap/v1'),
     OpenApiSpec.load(camaraFile('call-forwarding-signal.yaml'), '/call-forwarding-signal/v0.4'),
     OpenApiSpec.load(camaraFile('number-recycling.yaml'), '/number-recycling/v0.2'),
+    OpenApiSpec.load(camaraFile('kyc-age-verification.yaml'), '/kyc-age-verification/v0.2'),
   ];
   return specs;
 }

@@ -33,6 +33,17 @@ describe('cache codec for upstream facts', () => {
     expect(decodeSim(encodeSim(rec))).toEqual(rec);
   });
 
+  it('when the HLR knows contentLock or parentalControl, then they survive the cache; unknown ones stay absent, and a bad lock segment is a miss', () => {
+    const base: HlrRecord = { status: 'active', paymentType: 'prepaid', activatedAtMs: 1, deviceFirstSeenAtMs: 2, deviceChangedAtMs: null, callForwarding: [] };
+    for (const rec of [{ ...base, contentLock: true, parentalControl: false }, { ...base, parentalControl: true }, base]) {
+      expect(decodeHlr(encodeHlr(rec))).toEqual(rec);
+    }
+    expect(encodeHlr(base)).toBe('active/prepaid/1/2/n/0');
+    expect(encodeHlr({ ...base, contentLock: true, parentalControl: false })).toBe('active/prepaid/1/2/n/0/tf');
+    expect(decodeHlr('active/prepaid/1/2/n/0/tx')).toBeUndefined();
+    expect(decodeHlr('active/prepaid/1/2/n/0/t')).toBeUndefined();
+  });
+
   it('when an entry was cached before the tenure fields existed, then it still decodes, without them (so CAMARA refetches)', () => {
     expect(decodeHlr('active/prepaid')).toEqual({ status: 'active', paymentType: 'prepaid' });
     expect(decodeHlr('active/prepaid')).not.toHaveProperty('activatedAtMs');

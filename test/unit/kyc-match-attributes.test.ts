@@ -128,7 +128,7 @@ describe('KYC Match comparison', () => {
     const record: IdentityRecord = { givenName: 'Zebulon', familyName: 'Quixote', email: 'zq@secret.example', idDocument: 'ZQ999' };
     const outcome = matchAttributes({ givenName: 'Ana', familyName: 'Ruiz', email: 'ana@example.com', idDocument: 'X1' }, record, SCORES);
     const text = JSON.stringify(outcome).toLowerCase();
-    for (const value of Object.values(record)) expect(text).not.toContain(value.toLowerCase());
+    for (const value of Object.values(record)) expect(text).not.toContain(String(value).toLowerCase());
   });
 });
 

@@ -384,7 +384,7 @@ export interface components {
             expiresAt?: string | null;
         };
         /** @enum {string} */
-        Operation: "kyc" | "sim_swap" | "kyc_match" | "device_swap" | "call_forwarding" | "number_recycling";
+        Operation: "kyc" | "sim_swap" | "kyc_match" | "device_swap" | "call_forwarding" | "number_recycling" | "age_verification";
         RateLimit: {
             perSecond: number;
             burst: number;

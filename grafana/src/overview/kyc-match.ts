@@ -4,7 +4,7 @@ import { sel, series } from '../panel-kit';
 
 const CRM = 'upstream="crm"';
 
-/** KYC Match (CONTRACT §11) and the customer-records system it alone asks. */
+/** KYC Match (CONTRACT §11), KYC Age Verification (§13, same records and allowance) and the customer-records system they ask. */
 export function kycMatchPanels(): Builder<Panel>[] {
   return [
     series({
@@ -18,8 +18,18 @@ export function kycMatchPanels(): Builder<Panel>[] {
       }],
     }),
     series({
+      title: 'KYC Age Verification answers by status',
+      description: 'POST /kyc-age-verification/v0.2/verify answers per second by HTTP status and result code: 200 answered, 400 bad body (OUT_OF_RANGE: ageThreshold outside 0–120), 403 scope, 404 not a subscriber, 422 identifier missing or unnecessary, 429 over a limit (the per-number allowance it shares with KYC Match), 503 customer records unavailable.',
+      unit: 'reqps',
+      stack: true,
+      targets: [{
+        expr: `sum by (status, code) (rate(verify_requests_total${sel('operation="age_verification"')}[$__rate_interval]))`,
+        legend: '{{status}} {{code}}',
+      }],
+    }),
+    series({
       title: 'KYC Match refused by a limit',
-      description: 'KYC Match requests refused with 429: over the partner\'s rate limit, or over KYC_MATCH_MAX_PER_NUMBER_PER_DAY for one number (the guard against guessing a birth date or document one value at a time). A steady rate from one partner is worth a look.',
+      description: 'KYC Match requests refused with 429: over the partner\'s rate limit, or over KYC_MATCH_MAX_PER_NUMBER_PER_DAY for one number (the guard against guessing a birth date or document one value at a time; KYC Age Verification\'s thresholds count here too). A steady rate from one partner is worth a look.',
       unit: 'reqps',
       targets: [{ expr: `sum by (operation) (rate(verify_rate_limited_total${sel('operation="kyc_match"')}[$__rate_interval]))`, legend: 'refused' }],
     }),

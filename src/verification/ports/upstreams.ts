@@ -18,6 +18,10 @@ export interface HlrRecord {
   deviceChangedAtMs?: number | null;
   /** The active call-forwarding services (empty: none); null when the HLR does not say (unknown). */
   callForwarding?: readonly CallForwardingService[] | null;
+  /** Some content lock (web content blocked) is on; absent when the HLR does not say (KYC Age Verification). */
+  contentLock?: boolean;
+  /** Some parental control is on; absent when the HLR does not say. */
+  parentalControl?: boolean;
 }
 
 /** The forwarding services an HLR reports (CONTRACT §11), in this order. */

@@ -6,7 +6,7 @@ import { HttpUpstream, HttpUpstreamOptions } from './http-upstream';
 /**
  * Reads an identity record (CONTRACT §11): a JSON object whose fields carry the KYC Match
  * request's names. Fields with other names (the simulator's `msisdn`) and values that are not
- * strings are left out: a field the record cannot use is a field it lacks ("not_available").
+ * strings (`identityVerified`: not a boolean) are left out: a field the record cannot use is a field it lacks ("not_available").
  * Anything but an object is an upstream fault; the error never holds a value of the body.
  */
 export function parseIdentityBody(body: unknown): IdentityRecord {
@@ -16,6 +16,7 @@ export function parseIdentityBody(body: unknown): IdentityRecord {
     const value = Object.hasOwn(body, name) ? body[name] : undefined;
     if (typeof value === 'string') record[name] = value;
   }
+  if (typeof body.identityVerified === 'boolean') record.identityVerified = body.identityVerified;
   return record;
 }
 

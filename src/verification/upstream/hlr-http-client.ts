@@ -17,14 +17,22 @@ function callForwardingOf(value: unknown): CallForwardingService[] | null {
   return CALL_FORWARDING_SERVICES.filter((s) => value.includes(s));
 }
 
+/** An optional HLR flag, kept only when known: absent or null = unknown; anything but a boolean is an upstream fault. */
+function flagOf(value: unknown, name: 'contentLock' | 'parentalControl'): Partial<Record<typeof name, boolean>> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'boolean') throw new Error(`unexpected ${name}`);
+  return { [name]: value };
+}
+
 /**
  * Reads `{"msisdn","status","paymentType","activatedAt"?,"deviceFirstSeenAt"?,"deviceChangedAt"?,
- * "callForwarding"?}` (CONTRACT §3, §7, §11); anything else is an upstream fault. An optional
+ * "callForwarding"?,"contentLock"?,"parentalControl"?}` (CONTRACT §3, §7, §11, §13); anything else is an upstream fault. An optional
  * field absent or null means the HLR does not know, or never (null).
  */
 export function parseHlrBody(body: unknown): HlrRecord {
   const b = body as {
     status?: unknown; paymentType?: unknown; activatedAt?: unknown; deviceFirstSeenAt?: unknown; deviceChangedAt?: unknown; callForwarding?: unknown;
+    contentLock?: unknown; parentalControl?: unknown;
   } | null;
   if (typeof b !== 'object' || b === null || !STATUSES.has(b.status as string) || !PAYMENT_TYPES.has(b.paymentType as string)) {
     throw new Error('unexpected HLR body');
@@ -36,6 +44,8 @@ export function parseHlrBody(body: unknown): HlrRecord {
     deviceFirstSeenAtMs: optionalInstant(b.deviceFirstSeenAt, 'deviceFirstSeenAt'),
     deviceChangedAtMs: optionalInstant(b.deviceChangedAt, 'deviceChangedAt'),
     callForwarding: callForwardingOf(b.callForwarding),
+    ...flagOf(b.contentLock, 'contentLock'),
+    ...flagOf(b.parentalControl, 'parentalControl'),
   };
 }
 

@@ -1,0 +1,120 @@
+/*
+ * The CAMARA APIs the service offers, one declaration per API version (CONTRACT §13). What the
+ * rest of the service knows about an API is derived from this list: the registry's operations
+ * (operation.ts), the scopes the token endpoint grants and metadata lists (oauth/access-scopes.ts),
+ * the audit and usage names (`registry.operation`, audit/audit-operation.ts), the metrics labels,
+ * the demo calls printed at start, and which factory the composition root mounts (src/camara-apis.ts
+ * pairs each name with its work and rendering). Plain data, so every layer may read it.
+ */
+
+/** One POST operation of an API version: its last path segment and the scopes that admit it (any one). */
+export interface CamaraOperationDeclaration {
+  readonly name: string;
+  readonly scopes: readonly string[];
+}
+
+export interface CamaraApiDeclaration {
+  /** The API's name, its root's first segment: `kyc-match`. */
+  readonly name: string;
+  /** The title the CAMARA yaml gives it. */
+  readonly title: string;
+  /** The yaml's version (`0.4.0`); the root carries its URL form (`v0.4`). */
+  readonly version: string;
+  readonly root: string;
+  /** The registry `operations` word that grants it: the permission, the rate limit, the billing. */
+  readonly registryOperation: string;
+  readonly operations: readonly CamaraOperationDeclaration[];
+  /** Every scope of the API, in the order a token grants them (an operation's scopes are among them). */
+  readonly scopes: readonly string[];
+  /** The demo call printed at start: a path under the root and a body on a demo number that shows an answer. */
+  readonly demo?: { readonly operation: string; readonly body: string };
+}
+
+/**
+ * In the order scope strings are granted (SIM Swap's first, as they were listed before the other
+ * APIs came); a new version of an API is one more entry, beside the old one while clients use it.
+ */
+export const CAMARA_APIS = [
+  {
+    name: 'sim-swap', title: 'SIM Swap', version: '2.1.0', root: '/sim-swap/v2', registryOperation: 'sim_swap',
+    scopes: ['sim-swap', 'sim-swap:check', 'sim-swap:retrieve-date'],
+    operations: [
+      { name: 'retrieve-date', scopes: ['sim-swap:retrieve-date', 'sim-swap'] },
+      { name: 'check', scopes: ['sim-swap:check', 'sim-swap'] },
+    ],
+    demo: { operation: 'check', body: '{"phoneNumber":"+255712000006","maxAge":240}' },
+  },
+  {
+    // Built by src/subscriptions/ (a store, webhooks and a queue), not by the shared CAMARA router.
+    name: 'sim-swap-subscriptions', title: 'SIM Swap Subscriptions', version: '0.3.0', root: '/sim-swap-subscriptions/v0.3', registryOperation: 'sim_swap',
+    scopes: ['sim-swap-subscriptions:org.camaraproject.sim-swap-subscriptions.v0.swapped:create', 'sim-swap-subscriptions:read', 'sim-swap-subscriptions:delete'],
+    operations: [{ name: 'subscriptions', scopes: ['sim-swap-subscriptions:org.camaraproject.sim-swap-subscriptions.v0.swapped:create'] }],
+  },
+  {
+    name: 'kyc-tenure', title: 'KYC Tenure', version: '0.2.0', root: '/kyc-tenure/v0.2', registryOperation: 'kyc',
+    scopes: ['kyc-tenure:check-tenure'],
+    operations: [{ name: 'check-tenure', scopes: ['kyc-tenure:check-tenure'] }],
+    demo: { operation: 'check-tenure', body: '{"phoneNumber":"+255712000001","tenureDate":"2024-01-01"}' },
+  },
+  {
+    // 255712000011's record: José María Núñez, born 1987-04-12. Sent unaccented, with one wrong birth date: true, true, false.
+    name: 'kyc-match', title: 'KYC Match', version: '0.4.0', root: '/kyc-match/v0.4', registryOperation: 'kyc_match',
+    scopes: ['kyc-match:match'],
+    operations: [{ name: 'match', scopes: ['kyc-match:match'] }],
+    demo: { operation: 'match', body: '{"phoneNumber":"+255712000011","givenName":"Jose","familyName":"Nunez","birthdate":"1987-04-21"}' },
+  },
+  {
+    // device-swap.yaml accepts the API-wide `device-swap` scope or the operation's own.
+    name: 'device-swap', title: 'Device Swap', version: '1.0.0', root: '/device-swap/v1', registryOperation: 'device_swap',
+    scopes: ['device-swap', 'device-swap:check', 'device-swap:retrieve-date'],
+    operations: [
+      { name: 'retrieve-date', scopes: ['device-swap:retrieve-date', 'device-swap'] },
+      { name: 'check', scopes: ['device-swap:check', 'device-swap'] },
+    ],
+    demo: { operation: 'check', body: '{"phoneNumber":"+255712000011","maxAge":24}' },
+  },
+  {
+    name: 'call-forwarding-signal', title: 'Call Forwarding Signal', version: '0.4.0', root: '/call-forwarding-signal/v0.4', registryOperation: 'call_forwarding',
+    scopes: ['call-forwarding-signal:unconditional-call-forwardings:read', 'call-forwarding-signal:call-forwardings:read'],
+    operations: [
+      { name: 'unconditional-call-forwardings', scopes: ['call-forwarding-signal:unconditional-call-forwardings:read'] },
+      { name: 'call-forwardings', scopes: ['call-forwarding-signal:call-forwardings:read'] },
+    ],
+    demo: { operation: 'unconditional-call-forwardings', body: '{"phoneNumber":"+255712000012"}' },
+  },
+  {
+    name: 'number-recycling', title: 'Number Recycling', version: '0.2.0', root: '/number-recycling/v0.2', registryOperation: 'number_recycling',
+    scopes: ['number-recycling:check'],
+    operations: [{ name: 'check', scopes: ['number-recycling:check'] }],
+    demo: { operation: 'check', body: '{"phoneNumber":"+255712000015","specifiedDate":"2024-01-01"}' },
+  },
+  {
+    // Built the declared way first (issue 31): this entry, src/kyc-age-verification/ and its factory in src/camara-apis.ts.
+    // 255712000011's record: born 1987-04-12, identity verified.
+    name: 'kyc-age-verification', title: 'KYC Age Verification', version: '0.2.1', root: '/kyc-age-verification/v0.2', registryOperation: 'age_verification',
+    scopes: ['kyc-age-verification:verify'],
+    operations: [{ name: 'verify', scopes: ['kyc-age-verification:verify'] }],
+    demo: { operation: 'verify', body: '{"phoneNumber":"+255712000011","ageThreshold":18}' },
+  },
+] as const satisfies readonly CamaraApiDeclaration[];
+
+export type CamaraApiName = (typeof CAMARA_APIS)[number]['name'];
+
+/** What tells two versions of one API apart: each declared root is one API version (`/kyc-match/v0.4`). */
+export type CamaraApiRoot = (typeof CAMARA_APIS)[number]['root'];
+
+/** The registry operations the CAMARA declarations name (the legacy two among them). */
+export type CamaraRegistryOperation = (typeof CAMARA_APIS)[number]['registryOperation'];
+
+/** A declaration with its name and registry operation typed as the list's own. */
+export type DeclaredApi = CamaraApiDeclaration & { readonly name: CamaraApiName; readonly registryOperation: CamaraRegistryOperation };
+
+/** The list, each entry read through the one interface (optional members included). */
+export const DECLARED_APIS: readonly DeclaredApi[] = CAMARA_APIS;
+
+/** The declaration of `name` (its first version, where two are declared side by side: use its root then). */
+export function camaraApi(name: CamaraApiName): DeclaredApi {
+  const api = DECLARED_APIS.find((a) => a.name === name);
+  if (api === undefined) throw new Error(`no CAMARA API ${name} declared`);
+  return api;
+}
