@@ -68,13 +68,13 @@ describe('simulator serving the fraud and identity facts of the demo fixture', (
   it('when a subscriber has an identity record, then CRM answers it whole: accented Latin, given and family only, kana', async () => {
     const full = await crm('255712000011');
     expect(full).toEqual({ status: 200, type: 'application/json', body: { msisdn: '255712000011',
-      idDocument: '19870412-11111-00011-27', idDocumentType: 'national_id_card', idDocumentExpiryDate: '2031-04-11',
+      idDocument: '19870412-11111-00011-27', idDocumentType: 'national_id_card', idDocumentExpiryDate: '2031-04-11', identityVerified: true,
       name: 'José María Núñez', givenName: 'José', familyName: 'Núñez', middleNames: 'María', familyNameAtBirth: 'Núñez Añorga',
       address: 'Samora 12, 4B', streetName: 'Samora', streetNumber: '12', postalCode: '11101', region: 'Dar es Salaam',
       locality: 'Kariakoo', country: 'TZ', houseNumberExtension: '4B', birthdate: '1987-04-12', email: 'jose.nunez@example.com',
       gender: 'MALE', cityOfBirth: 'Sevilla', countryOfBirth: 'ES', nationality: 'ES' } });
     expect((await crm('255712000012')).body).toEqual({ msisdn: '255712000012', givenName: 'Neema', familyName: 'Mwakyusa',
-      birthdate: '1992-09-30', gender: 'FEMALE', country: 'TZ' });
+      birthdate: '1992-09-30', gender: 'FEMALE', country: 'TZ', identityVerified: false });
     expect((await crm('255712000013')).body).toMatchObject({ nameKanaHankaku: 'ｻﾄｳ ﾕｷ', nameKanaZenkaku: 'サトウ ユキ', name: '佐藤 由紀' });
   });
 
