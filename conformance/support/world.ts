@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Before, IWorldOptions, World, setWorldConstructor } from '@cucumber/cucumber';
 import { APIS, CamaraApi, CamaraOperation, operationsOf } from './camara-documents';
-import { TokenSource } from './token-source';
+import { TokenOptions, TokenSource } from './token-source';
 
 /*
  * One scenario's request and reply. Steps describe the request; it is sent when a step first
@@ -9,16 +9,10 @@ import { TokenSource } from './token-source';
  * subscriptions feature does) still sends what it describes.
  */
 
-export interface KitParameters {
+/** The token source's options (token-source.ts), and what the kit itself needs. */
+export interface KitParameters extends TokenOptions {
   baseUrl: string;
   featuresDir: string;
-  tokenUrl: string;
-  clientId: string;
-  clientSecret: string;
-  issuerKeyFile?: string;
-  issuer?: string;
-  audience?: string;
-  threeLeggedCommand?: string;
   /** A sink URL the deployment accepts for subscriptions (nothing is delivered to it unless a swap happens). */
   sinkUrl: string;
   /** Another deployment's test numbers and records (`--data FILE`, binding/demo-data.ts). */
