@@ -101,7 +101,17 @@ export async function createHttp(deps: HttpDeps, config: ServerSettings & Pick<A
     if (delayMs > 0 && !delaySkipped) {
       logger.info({ delayMs }, 'shutting down: /readyz answers 503; still serving until the readiness delay ends');
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delayMs);
+        // Node's timers keep a millisecond clock of their own and may fire up to 1 ms before
+        // the wall clock says the delay is over; the delay promised to the balancer is measured
+        // by the wall clock (the log's timestamps), so an early wake waits out the remainder.
+        const until = Date.now() + delayMs;
+        let timer: NodeJS.Timeout;
+        const wake = () => {
+          const left = until - Date.now();
+          if (left > 0) timer = setTimeout(wake, left);
+          else resolve();
+        };
+        timer = setTimeout(wake, delayMs);
         endDelay = () => { clearTimeout(timer); resolve(); };
       });
     }
