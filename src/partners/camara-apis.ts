@@ -1,11 +1,17 @@
+import type { Config } from '../config/config';
+
 /*
  * The CAMARA APIs the service offers, one declaration per API version (CONTRACT §13). What the
  * rest of the service knows about an API is derived from this list: the registry's operations
  * (operation.ts), the scopes the token endpoint grants and metadata lists (oauth/access-scopes.ts),
  * the audit and usage names (`registry.operation`, audit/audit-operation.ts), the metrics labels,
  * the demo calls printed at start, and which factory the composition root mounts (src/camara-apis.ts
- * pairs each name with its work and rendering). Plain data, so every layer may read it.
+ * pairs each name with its work and rendering). Plain data, so every layer may read it: the one
+ * import is a type (the settings' names), erased at build.
  */
+
+/** The name of a setting (src/config/): a misspelt one in a declaration does not compile. */
+export type SettingKey = keyof Config;
 
 /** One POST operation of an API version: its last path segment and the scopes that admit it (any one). */
 export interface CamaraOperationDeclaration {
@@ -28,6 +34,11 @@ export interface CamaraApiDeclaration {
   readonly scopes: readonly string[];
   /** The demo call printed at start: a path under the root and a body on a demo number that shows an answer. */
   readonly demo?: { readonly operation: string; readonly body: string };
+  /**
+   * The settings that are this API's own (read for it alone; the shared ones, such as `TIMEZONE`,
+   * are no API's). test/unit/camara-declarations.test.ts holds each such setting to one API.
+   */
+  readonly settings: readonly SettingKey[];
 }
 
 /**
@@ -43,18 +54,26 @@ export const CAMARA_APIS = [
       { name: 'check', scopes: ['sim-swap:check', 'sim-swap'] },
     ],
     demo: { operation: 'check', body: '{"phoneNumber":"+255712000006","maxAge":240}' },
+    settings: ['SIM_SWAP_MONITORED_DAYS'],
   },
   {
     // Built by src/subscriptions/ (a store, webhooks and a queue), not by the shared CAMARA router.
     name: 'sim-swap-subscriptions', title: 'SIM Swap Subscriptions', version: '0.3.0', root: '/sim-swap-subscriptions/v0.3', registryOperation: 'sim_swap',
     scopes: ['sim-swap-subscriptions:org.camaraproject.sim-swap-subscriptions.v0.swapped:create', 'sim-swap-subscriptions:read', 'sim-swap-subscriptions:delete'],
     operations: [{ name: 'subscriptions', scopes: ['sim-swap-subscriptions:org.camaraproject.sim-swap-subscriptions.v0.swapped:create'] }],
+    settings: [
+      'SINK_ALLOW_HTTP', 'SINK_ALLOW_PRIVATE', 'SINK_DNS_SERVERS', 'SINK_DNS_TIMEOUT_MS', 'SINK_CREDENTIALS_KEY_FILE',
+      'WEBHOOK_RETRY_WINDOW_S', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_SINK_CONCURRENCY', 'WEBHOOK_CONCURRENCY', 'WEBHOOK_PARTNER_CONCURRENCY',
+      'SUBSCRIPTIONS_MAX_PER_PARTNER', 'WEBHOOK_BACKOFF_BASE_MS', 'WEBHOOK_BACKOFF_MAX_MS', 'WEBHOOK_LOCK_MS',
+      'WEBHOOK_DEAD_LETTER_RETENTION_S', 'WEBHOOK_DEAD_LETTER_MAX', 'SUBSCRIPTION_SWEEP_MS',
+    ],
   },
   {
     name: 'kyc-tenure', title: 'KYC Tenure', version: '0.2.0', root: '/kyc-tenure/v0.2', registryOperation: 'kyc',
     scopes: ['kyc-tenure:check-tenure'],
     operations: [{ name: 'check-tenure', scopes: ['kyc-tenure:check-tenure'] }],
     demo: { operation: 'check-tenure', body: '{"phoneNumber":"+255712000001","tenureDate":"2024-01-01"}' },
+    settings: [],
   },
   {
     // 255712000011's record: José María Núñez, born 1987-04-12. Sent unaccented, with one wrong birth date: true, true, false.
@@ -62,6 +81,7 @@ export const CAMARA_APIS = [
     scopes: ['kyc-match:match'],
     operations: [{ name: 'match', scopes: ['kyc-match:match'] }],
     demo: { operation: 'match', body: '{"phoneNumber":"+255712000011","givenName":"Jose","familyName":"Nunez","birthdate":"1987-04-21"}' },
+    settings: ['KYC_MATCH_SCORES', 'KYC_MATCH_ID_DOCUMENT_REQUIRED', 'KYC_MATCH_MAX_PER_NUMBER_PER_DAY', 'KYC_MATCH_KEY_FILE'],
   },
   {
     // device-swap.yaml accepts the API-wide `device-swap` scope or the operation's own.
@@ -72,6 +92,7 @@ export const CAMARA_APIS = [
       { name: 'check', scopes: ['device-swap:check', 'device-swap'] },
     ],
     demo: { operation: 'check', body: '{"phoneNumber":"+255712000011","maxAge":24}' },
+    settings: ['DEVICE_SWAP_MONITORED_DAYS'],
   },
   {
     name: 'call-forwarding-signal', title: 'Call Forwarding Signal', version: '0.4.0', root: '/call-forwarding-signal/v0.4', registryOperation: 'call_forwarding',
@@ -81,12 +102,14 @@ export const CAMARA_APIS = [
       { name: 'call-forwardings', scopes: ['call-forwarding-signal:call-forwardings:read'] },
     ],
     demo: { operation: 'unconditional-call-forwardings', body: '{"phoneNumber":"+255712000012"}' },
+    settings: ['CALL_FORWARDING_LIST'],
   },
   {
     name: 'number-recycling', title: 'Number Recycling', version: '0.2.0', root: '/number-recycling/v0.2', registryOperation: 'number_recycling',
     scopes: ['number-recycling:check'],
     operations: [{ name: 'check', scopes: ['number-recycling:check'] }],
     demo: { operation: 'check', body: '{"phoneNumber":"+255712000015","specifiedDate":"2024-01-01"}' },
+    settings: [],
   },
   {
     // Built the declared way first (issue 31): this entry, src/kyc-age-verification/ and its factory in src/camara-apis.ts.
@@ -95,6 +118,8 @@ export const CAMARA_APIS = [
     scopes: ['kyc-age-verification:verify'],
     operations: [{ name: 'verify', scopes: ['kyc-age-verification:verify'] }],
     demo: { operation: 'verify', body: '{"phoneNumber":"+255712000011","ageThreshold":18}' },
+    // Its per-number allowance is KYC Match's, and so are the settings that shape it.
+    settings: [],
   },
 ] as const satisfies readonly CamaraApiDeclaration[];
 
