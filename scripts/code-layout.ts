@@ -44,7 +44,7 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'fixtures/': 'demo partners and subscribers',
   'grafana/': 'dashboards as code, Prometheus alert rules and their tests',
   'migrations/': 'PostgreSQL migrations of the audit trail (node-pg-migrate)',
-  'scripts/': 'soak, degraded-memory check, and this layout generator (npm run layout)',
+  'scripts/': 'soak, degraded-memory check, this layout generator (npm run layout), the CAMARA tables\' (npm run docs:apis)',
   'test/': 'unit/ (in-memory adapters), e2e/ (real server, simulator, Redis), browser/ (the console in Chromium), contract/, support/',
   'tools/': 'process-kit: starting and stopping processes, /proc readings, tables (bench, soak, tests)',
   'types/': 'type declarations for packages that ship none (opossum 10, cluster-key-slot)',
