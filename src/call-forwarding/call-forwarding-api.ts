@@ -1,4 +1,4 @@
-import { CALL_FORWARDING_OPERATION, CallForwardingSignalService } from './call-forwarding-service';
+import { CallForwardingSignalService } from './call-forwarding-service';
 import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
 import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
@@ -21,28 +21,15 @@ export function createCallForwardingApi(deps: CamaraApiDeps, config: CallForward
     hlrFacts: (msisdn) => deps.verification.hlrFactsComplete(msisdn),
     listOffered: config.CALL_FORWARDING_LIST,
   });
-  const routes = camaraRouter(kit.routes, {
-    name: 'call-forwarding-signal',
-    root: CALL_FORWARDING_ROOT,
-    bodyRequired: true,
-    operations: [
-      {
-        path: `${CALL_FORWARDING_ROOT}/unconditional-call-forwardings`,
-        partnerOperation: CALL_FORWARDING_OPERATION,
-        answer: async (grant, body, correlator) => {
-          const r = await service.unconditional(grant, body, correlator);
-          return { msisdn: r.msisdn, body: { active: r.value } };
-        },
-      },
-      {
-        path: `${CALL_FORWARDING_ROOT}/call-forwardings`,
-        partnerOperation: CALL_FORWARDING_OPERATION,
-        answer: async (grant, body, correlator) => {
-          const r = await service.all(grant, body, correlator);
-          return { msisdn: r.msisdn, body: r.value };
-        },
-      },
-    ],
+  const routes = camaraRouter(kit.routes, CALL_FORWARDING_ROOT, {
+    'unconditional-call-forwardings': async (grant, body, correlator) => {
+      const r = await service.unconditional(grant, body, correlator);
+      return { msisdn: r.msisdn, body: { active: r.value } };
+    },
+    'call-forwardings': async (grant, body, correlator) => {
+      const r = await service.all(grant, body, correlator);
+      return { msisdn: r.msisdn, body: r.value };
+    },
   });
   return { routes, service };
 }

@@ -23,7 +23,7 @@ export type CamaraApiConfig = Pick<Config, 'COUNTRY_CODE' | 'NSN_LENGTH' | 'BODY
 export interface CamaraKit {
   /** For the API's service: `camaraCall(kit.call, …)` resolves the number, admits and audits. */
   call: CamaraCallDeps;
-  /** For the API's routes: `camaraRouter(kit.routes, { root, operations })`. */
+  /** For the API's routes: `camaraRouter(kit.routes, root, { operation: answer, … })`. */
   routes: CamaraRouterDeps;
 }
 

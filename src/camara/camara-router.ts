@@ -3,6 +3,7 @@ import { camaraErrorHandler } from './camara-error-handler';
 import { camaraRequest } from './camara-request';
 import { BadRequestError } from '../errors/domain-errors';
 import { AccessGrant, AccessTokenVerifier } from '../oauth/ports/access-tokens';
+import { CamaraApiRoot, CamaraOperationName, camaraApiAt } from '../partners/camara-apis';
 import { Operation } from '../partners/operation';
 import { Logger } from '../observability/logger';
 import { MethodNotAllowedError, RouteNotFoundError } from '../http/http-errors';
@@ -23,13 +24,15 @@ export interface CamaraAnswer {
   body: object;
 }
 
-/** One POST operation of a CAMARA API. */
-export interface CamaraOperationRoute {
-  /** The full path, e.g. `/sim-swap/v2/check`. */
-  path: string;
-  /** The registry word it belongs to: the metrics label and the rate limit. */
+/** One POST operation's work and rendering: the declaration gives its path, scopes and registry operation. */
+export type CamaraOperationAnswer = (grant: AccessGrant, body: unknown, correlator: string) => Promise<CamaraAnswer>;
+
+/** Each operation the declaration at `R` names, answered: one missing or one undeclared does not compile. */
+export type CamaraOperationAnswers<R extends CamaraApiRoot> = { readonly [K in CamaraOperationName<R>]: CamaraOperationAnswer };
+
+interface OperationRoute {
   partnerOperation: Operation;
-  answer(grant: AccessGrant, body: unknown, correlator: string): Promise<CamaraAnswer>;
+  answer: CamaraOperationAnswer;
 }
 
 /**
@@ -38,19 +41,6 @@ export interface CamaraOperationRoute {
  * passes every API mounted here, and a router level costs each one (docs/performance.md).
  */
 export type CamaraRoutes = [RequestHandler, ErrorRequestHandler];
-
-export interface CamaraApiRoutes {
-  /** The API's name (`sim-swap`): its error handler applies the API's CAMARA_API_OVERRIDES. */
-  name: string;
-  /** The API root (`/sim-swap/v2`): any other path under it is a CAMARA 404, not the legacy one. */
-  root: string;
-  operations: readonly CamaraOperationRoute[];
-  /**
-   * The API's yaml declares every operation's body required: a request without body bytes is
-   * 400, where the JSON parser would read it as `{}` (as body-parser does).
-   */
-  bodyRequired?: boolean;
-}
 
 /** Whether the request carried body bytes at all. */
 function carriesBody(req: Request): boolean {
@@ -65,22 +55,29 @@ function routeKey(path: string): string {
 }
 
 /**
- * The routes of one CAMARA API with the shared rules of every CAMARA API: POST only, a valid
+ * The routes of the API version declared at `root` (src/partners/camara-apis.ts: its name, its
+ * operations' paths, its registry operation, whether its bodies are required), each operation
+ * answered by `answers`, with the shared rules of every CAMARA API: POST only, a valid
  * x-correlator, the bearer token verified before the body is read (as the legacy routes
  * authenticate first), a body where the API requires one, then the operation; every failure on
  * these paths becomes ErrorInfo here (with the API's overrides) and never reaches the legacy
  * error middleware.
  */
-export function camaraRouter(deps: CamaraRouterDeps, api: CamaraApiRoutes): CamaraRoutes {
+export function camaraRouter<R extends CamaraApiRoot>(deps: CamaraRouterDeps, root: R, answers: CamaraOperationAnswers<R>): CamaraRoutes {
+  const api = camaraApiAt(root);
   const body = jsonBody(deps.bodyLimitBytes);
-  const root = routeKey(api.root);
-  const byPath = new Map(api.operations.map((op) => [routeKey(op.path), op]));
+  const rootKey = routeKey(api.root);
+  const answerOf = answers as Readonly<Record<string, CamaraOperationAnswer>>;
+  const byPath = new Map<string, OperationRoute>(api.operations.map((op) => [
+    routeKey(`${api.root}/${op.name}`),
+    { partnerOperation: api.registryOperation, answer: answerOf[op.name] },
+  ]));
 
   const routes: RequestHandler = (req, res, next) => {
     const key = routeKey(req.path);
     const operation = byPath.get(key);
     if (operation === undefined) {
-      if (key === root || key.startsWith(`${root}/`)) {
+      if (key === rootKey || key.startsWith(`${rootKey}/`)) {
         res.locals.interface = 'camara';
         throw new RouteNotFoundError('no such resource');
       }

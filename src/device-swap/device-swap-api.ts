@@ -1,4 +1,4 @@
-import { DEVICE_SWAP_OPERATION, DeviceSwapService } from './device-swap-service';
+import { DeviceSwapService } from './device-swap-service';
 import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
 import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
@@ -22,30 +22,17 @@ export function createDeviceSwapApi(deps: CamaraApiDeps, config: DeviceSwapConfi
   });
   // RFC 3339 with the TIMEZONE offset, as SIM Swap's latestSimChange (CONTRACT §7).
   const formatDate = createOffsetDateTimeFormatter(config.TIMEZONE);
-  const routes = camaraRouter(kit.routes, {
-    name: 'device-swap',
-    root: DEVICE_SWAP_ROOT,
-    bodyRequired: true,
-    operations: [
-      {
-        path: `${DEVICE_SWAP_ROOT}/retrieve-date`,
-        partnerOperation: DEVICE_SWAP_OPERATION,
-        answer: async (grant, body, correlator) => {
-          const r = await service.retrieveDate(grant, body, correlator);
-          const out: Record<string, unknown> = { latestDeviceChange: r.latestDeviceChangeMs === null ? null : formatDate(new Date(r.latestDeviceChangeMs)) };
-          if (r.monitoredPeriodDays !== undefined) out.monitoredPeriod = r.monitoredPeriodDays;
-          return { msisdn: r.msisdn, body: out };
-        },
-      },
-      {
-        path: `${DEVICE_SWAP_ROOT}/check`,
-        partnerOperation: DEVICE_SWAP_OPERATION,
-        answer: async (grant, body, correlator) => {
-          const r = await service.check(grant, body, correlator);
-          return { msisdn: r.msisdn, body: { swapped: r.swapped } };
-        },
-      },
-    ],
+  const routes = camaraRouter(kit.routes, DEVICE_SWAP_ROOT, {
+    'retrieve-date': async (grant, body, correlator) => {
+      const r = await service.retrieveDate(grant, body, correlator);
+      const out: Record<string, unknown> = { latestDeviceChange: r.latestDeviceChangeMs === null ? null : formatDate(new Date(r.latestDeviceChangeMs)) };
+      if (r.monitoredPeriodDays !== undefined) out.monitoredPeriod = r.monitoredPeriodDays;
+      return { msisdn: r.msisdn, body: out };
+    },
+    check: async (grant, body, correlator) => {
+      const r = await service.check(grant, body, correlator);
+      return { msisdn: r.msisdn, body: { swapped: r.swapped } };
+    },
   });
   return { routes, service };
 }

@@ -21,18 +21,11 @@ export function createAgeVerificationApi(deps: AgeVerificationApiDeps, config: A
   const service = new AgeVerificationService({
     verification: deps.verification, call: kit.call, identity: deps.identity, clock: deps.clock, calendar: createZonedCalendar(config.TIMEZONE),
   });
-  const routes = camaraRouter(kit.routes, {
-    name: DECLARATION.name,
-    root: DECLARATION.root,
-    bodyRequired: true,
-    operations: DECLARATION.operations.map((op) => ({
-      path: `${DECLARATION.root}/${op.name}`,
-      partnerOperation: DECLARATION.registryOperation,
-      answer: async (grant, body, correlator) => {
-        const r = await service.verify(grant, body, correlator);
-        return { msisdn: r.msisdn, body: r.response };
-      },
-    })),
+  const routes = camaraRouter(kit.routes, DECLARATION.root, {
+    verify: async (grant, body, correlator) => {
+      const r = await service.verify(grant, body, correlator);
+      return { msisdn: r.msisdn, body: r.response };
+    },
   });
   return { routes, service };
 }

@@ -1,5 +1,5 @@
 import { loadAllowanceKey } from './allowance-key';
-import { KYC_MATCH_PARTNER_OPERATION, KycMatchService } from './kyc-match-service';
+import { KycMatchService } from './kyc-match-service';
 import { CustomerRecords } from './ports/customer-records';
 import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
 import { camaraRouter } from '../camara/camara-router';
@@ -9,7 +9,6 @@ import { QuotaCounter, StoreMode } from '../verification/ports/state-store';
 import { camaraApi } from '../partners/camara-apis';
 
 export const KYC_MATCH_ROOT = camaraApi('kyc-match').root;
-export const KYC_MATCH_PATH = `${KYC_MATCH_ROOT}/match`;
 
 export type KycMatchConfig = CamaraApiConfig & KycMatchSettings;
 
@@ -45,17 +44,11 @@ export function createKycMatchApi(deps: KycMatchApiDeps, config: KycMatchConfig)
       allowanceKey: loadAllowanceKey(config.KYC_MATCH_KEY_FILE, sharedStore),
     },
   });
-  const routes = camaraRouter(kit.routes, {
-    name: 'kyc-match',
-    root: KYC_MATCH_ROOT,
-    operations: [{
-      path: KYC_MATCH_PATH,
-      partnerOperation: KYC_MATCH_PARTNER_OPERATION,
-      answer: async (grant, body, correlator) => {
-        const r = await service.match(grant, body, correlator);
-        return { msisdn: r.msisdn, body: r.response };
-      },
-    }],
+  const routes = camaraRouter(kit.routes, KYC_MATCH_ROOT, {
+    match: async (grant, body, correlator) => {
+      const r = await service.match(grant, body, correlator);
+      return { msisdn: r.msisdn, body: r.response };
+    },
   });
   return { routes, service };
 }

@@ -1,4 +1,4 @@
-import { KYC_TENURE_PARTNER_OPERATION, KycTenureService } from './kyc-tenure-service';
+import { KycTenureService } from './kyc-tenure-service';
 import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
 import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
@@ -17,17 +17,11 @@ export function createKycTenureApi(deps: CamaraApiDeps, config: KycTenureConfig)
   const service = new KycTenureService({
     verification: deps.verification, clock: deps.clock, call: kit.call, calendar: createZonedCalendar(config.TIMEZONE),
   });
-  const routes = camaraRouter(kit.routes, {
-    name: 'kyc-tenure',
-    root: KYC_TENURE_ROOT,
-    operations: [{
-      path: `${KYC_TENURE_ROOT}/check-tenure`,
-      partnerOperation: KYC_TENURE_PARTNER_OPERATION,
-      answer: async (grant, body, correlator) => {
-        const r = await service.checkTenure(grant, body, correlator);
-        return { msisdn: r.msisdn, body: { tenureDateCheck: r.tenureDateCheck, contractType: r.contractType } };
-      },
-    }],
+  const routes = camaraRouter(kit.routes, KYC_TENURE_ROOT, {
+    'check-tenure': async (grant, body, correlator) => {
+      const r = await service.checkTenure(grant, body, correlator);
+      return { msisdn: r.msisdn, body: { tenureDateCheck: r.tenureDateCheck, contractType: r.contractType } };
+    },
   });
   return { routes, service };
 }

@@ -1,4 +1,4 @@
-import { NUMBER_RECYCLING_OPERATION, NumberRecyclingService } from './number-recycling-service';
+import { NumberRecyclingService } from './number-recycling-service';
 import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
 import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
@@ -21,18 +21,11 @@ export function createNumberRecyclingApi(deps: CamaraApiDeps, config: NumberRecy
     // TIMEZONE's calendar: where specifiedDate starts, and which day is today.
     calendar: createZonedCalendar(config.TIMEZONE),
   });
-  const routes = camaraRouter(kit.routes, {
-    name: 'number-recycling',
-    root: NUMBER_RECYCLING_ROOT,
-    bodyRequired: true,
-    operations: [{
-      path: `${NUMBER_RECYCLING_ROOT}/check`,
-      partnerOperation: NUMBER_RECYCLING_OPERATION,
-      answer: async (grant, body, correlator) => {
-        const r = await service.check(grant, body, correlator);
-        return { msisdn: r.msisdn, body: { phoneNumberRecycled: r.phoneNumberRecycled } };
-      },
-    }],
+  const routes = camaraRouter(kit.routes, NUMBER_RECYCLING_ROOT, {
+    check: async (grant, body, correlator) => {
+      const r = await service.check(grant, body, correlator);
+      return { msisdn: r.msisdn, body: { phoneNumberRecycled: r.phoneNumberRecycled } };
+    },
   });
   return { routes, service };
 }

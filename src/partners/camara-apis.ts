@@ -55,6 +55,11 @@ export interface CamaraApiDeclaration {
    * are no API's). test/unit/camara-api-settings.test.ts holds each such setting to one API.
    */
   readonly settings: readonly SettingKey[];
+  /**
+   * The yaml declares every operation's request body required: a request without body bytes is
+   * 400 (where a JSON parser would read it as `{}`). Where the yaml leaves the body optional, absent.
+   */
+  readonly bodyRequired?: true;
 }
 
 /**
@@ -136,7 +141,7 @@ export const CAMARA_APIS = [
   },
   {
     // device-swap.yaml accepts the API-wide `device-swap` scope or the operation's own.
-    name: 'device-swap', title: 'Device Swap', version: '1.0.0', root: '/device-swap/v1', registryOperation: 'device_swap',
+    name: 'device-swap', title: 'Device Swap', version: '1.0.0', root: '/device-swap/v1', registryOperation: 'device_swap', bodyRequired: true,
     scopes: ['device-swap', 'device-swap:check', 'device-swap:retrieve-date'],
     operations: [
       {
@@ -155,7 +160,7 @@ export const CAMARA_APIS = [
     settings: ['DEVICE_SWAP_MONITORED_DAYS'],
   },
   {
-    name: 'call-forwarding-signal', title: 'Call Forwarding Signal', version: '0.4.0', root: '/call-forwarding-signal/v0.4', registryOperation: 'call_forwarding',
+    name: 'call-forwarding-signal', title: 'Call Forwarding Signal', version: '0.4.0', root: '/call-forwarding-signal/v0.4', registryOperation: 'call_forwarding', bodyRequired: true,
     scopes: ['call-forwarding-signal:unconditional-call-forwardings:read', 'call-forwarding-signal:call-forwardings:read'],
     operations: [
       {
@@ -171,7 +176,7 @@ export const CAMARA_APIS = [
     settings: ['CALL_FORWARDING_LIST'],
   },
   {
-    name: 'number-recycling', title: 'Number Recycling', version: '0.2.0', root: '/number-recycling/v0.2', registryOperation: 'number_recycling',
+    name: 'number-recycling', title: 'Number Recycling', version: '0.2.0', root: '/number-recycling/v0.2', registryOperation: 'number_recycling', bodyRequired: true,
     scopes: ['number-recycling:check'],
     operations: [{
       name: 'check', scopes: ['number-recycling:check'],
@@ -186,7 +191,7 @@ export const CAMARA_APIS = [
   {
     // Built the declared way first (issue 31): this entry, src/kyc-age-verification/ and its factory in src/camara-apis.ts.
     // 255712000011's record: born 1987-04-12, identity verified.
-    name: 'kyc-age-verification', title: 'KYC Age Verification', version: '0.2.1', root: '/kyc-age-verification/v0.2', registryOperation: 'age_verification',
+    name: 'kyc-age-verification', title: 'KYC Age Verification', version: '0.2.1', root: '/kyc-age-verification/v0.2', registryOperation: 'age_verification', bodyRequired: true,
     scopes: ['kyc-age-verification:verify'],
     operations: [{
       name: 'verify', scopes: ['kyc-age-verification:verify'],
@@ -219,9 +224,22 @@ export type DeclaredApi = CamaraApiDeclaration & { readonly name: CamaraApiName;
 /** The list, each entry read through the one interface (optional members included). */
 export const DECLARED_APIS: readonly DeclaredApi[] = CAMARA_APIS;
 
+/** The declaration of the API version at `root`, with its own operation names. */
+export type DeclarationAt<R extends CamaraApiRoot> = Extract<(typeof CAMARA_APIS)[number], { readonly root: R }>;
+
+/** The operation names declared under `root` (`'check' | 'retrieve-date'` for `/sim-swap/v2`). */
+export type CamaraOperationName<R extends CamaraApiRoot> = DeclarationAt<R>['operations'][number]['name'];
+
+/** The declaration at `root`: one per API version. */
+export function camaraApiAt(root: CamaraApiRoot): DeclaredApi {
+  const api = DECLARED_APIS.find((a) => a.root === root);
+  if (api === undefined) throw new Error(`no CAMARA API declared at ${root}`);
+  return api;
+}
+
 /** The declaration of `name` (its first version, where two are declared side by side: use its root then). */
-export function camaraApi(name: CamaraApiName): DeclaredApi {
-  const api = DECLARED_APIS.find((a) => a.name === name);
+export function camaraApi<N extends CamaraApiName>(name: N): DeclaredApi & Extract<(typeof CAMARA_APIS)[number], { readonly name: N }> {
+  const api = CAMARA_APIS.find((a): a is Extract<(typeof CAMARA_APIS)[number], { readonly name: N }> => a.name === name);
   if (api === undefined) throw new Error(`no CAMARA API ${name} declared`);
   return api;
 }

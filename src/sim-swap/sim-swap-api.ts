@@ -1,4 +1,4 @@
-import { SIM_SWAP_PARTNER_OPERATION, SimSwapService } from './sim-swap-service';
+import { SimSwapService } from './sim-swap-service';
 import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
 import { camaraRouter } from '../camara/camara-router';
 import { Config } from '../config/config';
@@ -20,29 +20,17 @@ export function createSimSwapApi(deps: CamaraApiDeps, config: SimSwapConfig): Si
   });
   // Dates leave in the operator's zone with its offset (CONTRACT §7), never as `Z`.
   const formatDate = createOffsetDateTimeFormatter(config.TIMEZONE);
-  const routes = camaraRouter(kit.routes, {
-    name: 'sim-swap',
-    root: SIM_SWAP_ROOT,
-    operations: [
-      {
-        path: `${SIM_SWAP_ROOT}/retrieve-date`,
-        partnerOperation: SIM_SWAP_PARTNER_OPERATION,
-        answer: async (grant, body, correlator) => {
-          const r = await service.retrieveDate(grant, body, correlator);
-          const out: Record<string, unknown> = { latestSimChange: r.latestSimChangeMs === null ? null : formatDate(new Date(r.latestSimChangeMs)) };
-          if (r.monitoredPeriodDays !== undefined) out.monitoredPeriod = r.monitoredPeriodDays;
-          return { msisdn: r.msisdn, body: out };
-        },
-      },
-      {
-        path: `${SIM_SWAP_ROOT}/check`,
-        partnerOperation: SIM_SWAP_PARTNER_OPERATION,
-        answer: async (grant, body, correlator) => {
-          const r = await service.check(grant, body, correlator);
-          return { msisdn: r.msisdn, body: { swapped: r.swapped } };
-        },
-      },
-    ],
+  const routes = camaraRouter(kit.routes, SIM_SWAP_ROOT, {
+    'retrieve-date': async (grant, body, correlator) => {
+      const r = await service.retrieveDate(grant, body, correlator);
+      const out: Record<string, unknown> = { latestSimChange: r.latestSimChangeMs === null ? null : formatDate(new Date(r.latestSimChangeMs)) };
+      if (r.monitoredPeriodDays !== undefined) out.monitoredPeriod = r.monitoredPeriodDays;
+      return { msisdn: r.msisdn, body: out };
+    },
+    check: async (grant, body, correlator) => {
+      const r = await service.check(grant, body, correlator);
+      return { msisdn: r.msisdn, body: { swapped: r.swapped } };
+    },
   });
   return { routes, service };
 }
