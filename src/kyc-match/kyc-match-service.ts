@@ -8,6 +8,7 @@ import { AccessGrant } from '../oauth/ports/access-tokens';
 import { camaraApi } from '../partners/camara-apis';
 import { Operation } from '../partners/operation';
 import { Partner } from '../partners/partners';
+import { CustomerRecords } from '../verification/ports/customer-records';
 import { Metrics } from '../verification/ports/metrics';
 import { QuotaCounter } from '../verification/ports/state-store';
 import { VerificationService } from '../verification/verification-service';
@@ -16,7 +17,6 @@ import {
 } from './kyc-match-errors';
 import { KycMatchResponse, MatchOptions, MatchSummary, matchAttributes } from './match-attributes';
 import { parseMatchRequest } from './match-request';
-import { CustomerRecords } from './ports/customer-records';
 
 /** The scope kyc-match.yaml's security section names. */
 export const KYC_MATCH_SCOPE = SCOPES.kycMatch;
