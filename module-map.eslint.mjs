@@ -63,8 +63,6 @@ assertNoCycle(MAY_IMPORT);
 export const ADMITTED = [
   // Without HLR_URL/SIM_URL the upstreams are the simulator, in-process (the demo and the tests).
   { from: 'src/verification/upstream/create-upstreams.ts', to: ['src/simulator/fixtures.ts', 'src/simulator/simulator.ts'] },
-  // GraphQL's callForwardingSignal answers as the CAMARA API does, from the same rule.
-  { from: 'src/graphql/signals.ts', to: ['src/call-forwarding/call-forwarding-service.ts'] },
 ];
 
 const policies = [

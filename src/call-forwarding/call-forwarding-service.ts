@@ -5,8 +5,8 @@ import { camaraApi } from '../partners/camara-apis';
 import { Operation } from '../partners/operation';
 import { SCOPES } from '../oauth/access-scopes';
 import { CallForwardingService, HlrRecord } from '../verification/ports/upstreams';
-import { subscriberOf } from '../verification/subscriber-facts';
-import { CallForwardingListNotOfferedError, CallForwardingUnknownError } from './call-forwarding-errors';
+import { activeForwardings } from '../verification/subscriber-facts';
+import { CallForwardingListNotOfferedError } from './call-forwarding-errors';
 
 /** The registry word both operations spend (permission, rate limit, metrics label, audit). */
 export const CALL_FORWARDING_OPERATION: Operation = camaraApi('call-forwarding-signal').registryOperation;
@@ -26,15 +26,6 @@ export interface CallForwardingServiceDeps {
   hlrFacts(msisdn: string): Promise<HlrRecord | null>;
   /** CALL_FORWARDING_LIST: false when the operator does not offer call-forwardings. */
   listOffered: boolean;
-}
-
-/** A subscriber's active forwarding services; unknown is 404 (CallForwardingUnknownError). */
-export function activeForwardings(rec: HlrRecord | null): readonly CallForwardingService[] {
-  const { callForwarding } = subscriberOf(rec);
-  if (callForwarding === null || callForwarding === undefined) {
-    throw new CallForwardingUnknownError('the call forwarding status of this phone number could not be retrieved');
-  }
-  return callForwarding;
 }
 
 /**
