@@ -5,7 +5,11 @@
  * through it) take this port.
  */
 
-/** The fields of an identity record: KYC Match's request names (kyc-match.yaml 0.4.0), in its order. */
+/**
+ * The fields of an identity record: KYC Match's request names (kyc-match.yaml 0.4.0), in its
+ * order. The simulator keeps its own copy (src/simulator/identity.ts) on purpose: it stands in
+ * for another company's system and imports nothing of the service.
+ */
 export const IDENTITY_FIELDS = [
   'idDocument', 'idDocumentType', 'idDocumentExpiryDate',
   'name', 'givenName', 'familyName', 'nameKanaHankaku', 'nameKanaZenkaku', 'middleNames', 'familyNameAtBirth',
