@@ -61,13 +61,8 @@ assertNoCycle(MAY_IMPORT);
  * files it needs, so nothing else may follow the same path unnoticed.
  */
 export const ADMITTED = [
-  // The customer-records client implements KYC Match's port with its record type, so that every
-  // upstream client, breaker and readiness state is built in one place (createUpstreams).
-  { from: 'src/verification/upstream/crm-http-client.ts', to: ['src/kyc-match/identity-record.ts', 'src/kyc-match/ports/customer-records.ts'] },
   // Without HLR_URL/SIM_URL the upstreams are the simulator, in-process (the demo and the tests).
   { from: 'src/verification/upstream/create-upstreams.ts', to: ['src/simulator/fixtures.ts', 'src/simulator/simulator.ts'] },
-  // GraphQL's callForwardingSignal answers as the CAMARA API does, from the same rule.
-  { from: 'src/graphql/signals.ts', to: ['src/call-forwarding/call-forwarding-service.ts'] },
 ];
 
 const policies = [

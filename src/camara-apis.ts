@@ -6,11 +6,11 @@ import { Routes } from './http/routes';
 import { createAgeVerificationApi } from './kyc-age-verification/age-verification-api';
 import { kycIdentityChecks } from './kyc-match/identity-checks';
 import { KycMatchApi, createKycMatchApi } from './kyc-match/kyc-match-api';
-import { CustomerRecords } from './kyc-match/ports/customer-records';
 import { createKycTenureApi } from './kyc-tenure/kyc-tenure-api';
 import { createNumberRecyclingApi } from './number-recycling/number-recycling-api';
 import { CamaraApiRoot } from './partners/camara-apis';
 import { createSimSwapApi } from './sim-swap/sim-swap-api';
+import { CustomerRecords } from './verification/ports/customer-records';
 import { Metrics } from './verification/ports/metrics';
 import { QuotaCounter, StoreMode } from './verification/ports/state-store';
 

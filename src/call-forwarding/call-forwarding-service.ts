@@ -1,14 +1,15 @@
-import { CamaraCallDeps, camaraCall, requireScope } from '../camara/camara-call';
+import { CamaraCallDeps, CamaraCaller, camaraCaller, requireScope } from '../camara/camara-call';
 import { parseRetrieveDateBody } from '../camara/camara-input';
 import { AccessGrant } from '../oauth/ports/access-tokens';
+import { camaraApi } from '../partners/camara-apis';
 import { Operation } from '../partners/operation';
 import { SCOPES } from '../oauth/access-scopes';
 import { CallForwardingService, HlrRecord } from '../verification/ports/upstreams';
-import { subscriberOf } from '../verification/subscriber-facts';
-import { CallForwardingListNotOfferedError, CallForwardingUnknownError } from './call-forwarding-errors';
+import { activeForwardings } from '../verification/subscriber-facts';
+import { CallForwardingListNotOfferedError } from './call-forwarding-errors';
 
 /** The registry word both operations spend (permission, rate limit, metrics label, audit). */
-export const CALL_FORWARDING_OPERATION: Operation = 'call_forwarding';
+export const CALL_FORWARDING_OPERATION: Operation = camaraApi('call-forwarding-signal').registryOperation;
 
 /** call-forwarding-signal.yaml CallForwardingSignal: the active services, or `inactive` alone. */
 export type CallForwardingState = CallForwardingService | 'inactive';
@@ -27,15 +28,6 @@ export interface CallForwardingServiceDeps {
   listOffered: boolean;
 }
 
-/** A subscriber's active forwarding services; unknown is 404 (CallForwardingUnknownError). */
-export function activeForwardings(rec: HlrRecord | null): readonly CallForwardingService[] {
-  const { callForwarding } = subscriberOf(rec);
-  if (callForwarding === null || callForwarding === undefined) {
-    throw new CallForwardingUnknownError('the call forwarding status of this phone number could not be retrieved');
-  }
-  return callForwarding;
-}
-
 /**
  * CreateCallForwardingSignal: an optional phoneNumber and nothing else. Without one, and with a
  * token that names no phone number (two-legged, or an end user named otherwise), camaraCall
@@ -50,13 +42,18 @@ function parseBody(body: unknown): string | undefined {
 
 /** CAMARA Call Forwarding Signal 0.4.0 (CONTRACT §11) over the verification core's HLR facts. */
 export class CallForwardingSignalService {
-  constructor(private readonly deps: CallForwardingServiceDeps) {}
+  /** Charged under the registry operation; audited as it plus the operation (`call_forwarding.call-forwardings`), so usage tells the two apart. */
+  private readonly call: CamaraCaller<'unconditional-call-forwardings' | 'call-forwardings'>;
+
+  constructor(private readonly deps: CallForwardingServiceDeps) {
+    this.call = camaraCaller(deps.call, 'call-forwarding-signal');
+  }
 
   /** unconditional-call-forwardings: whether calls are forwarded whatever the device's state. */
   async unconditional(grant: AccessGrant, body: unknown, correlator: string): Promise<ForwardingAnswer<boolean>> {
     requireScope(grant, [SCOPES.unconditionalCallForwardings]);
     const phoneNumber = parseBody(body);
-    return this.tracked(grant, phoneNumber, 'unconditional-call-forwardings', correlator, async (msisdn) => {
+    return this.call({ grant, phoneNumber, operation: 'unconditional-call-forwardings', correlator }, async (msisdn) => {
       const active = activeForwardings(await this.deps.hlrFacts(msisdn));
       return { msisdn, value: active.includes('unconditional') };
     });
@@ -67,15 +64,9 @@ export class CallForwardingSignalService {
     requireScope(grant, [SCOPES.callForwardings]);
     if (!this.deps.listOffered) throw new CallForwardingListNotOfferedError('this operator does not offer the list of call forwarding services');
     const phoneNumber = parseBody(body);
-    return this.tracked(grant, phoneNumber, 'call-forwardings', correlator, async (msisdn) => {
+    return this.call({ grant, phoneNumber, operation: 'call-forwardings', correlator }, async (msisdn) => {
       const active = activeForwardings(await this.deps.hlrFacts(msisdn));
       return { msisdn, value: active.length === 0 ? ['inactive'] : [...active] };
     });
-  }
-
-  /** Charged under the registry operation; audited as it plus the operation (`call_forwarding.call-forwardings`), so usage tells the two apart. */
-  private tracked<T>(grant: AccessGrant, phoneNumber: string | undefined, operation: 'unconditional-call-forwardings' | 'call-forwardings',
-    correlator: string, work: (msisdn: string) => Promise<T>): Promise<T> {
-    return camaraCall(this.deps.call, { grant, phoneNumber, operation, partnerOperation: CALL_FORWARDING_OPERATION, correlator }, work);
   }
 }

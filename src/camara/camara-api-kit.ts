@@ -21,7 +21,7 @@ export interface CamaraApiDeps {
 export type CamaraApiConfig = Pick<Config, 'COUNTRY_CODE' | 'NSN_LENGTH' | 'BODY_LIMIT_BYTES'>;
 
 export interface CamaraKit {
-  /** For the API's service: `camaraCall(kit.call, …)` resolves the number, admits and audits. */
+  /** For the API's service: `camaraCaller(kit.call, name)`, whose calls resolve the number, admit and audit. */
   call: CamaraCallDeps;
   /** For the API's routes: `camaraRouter(kit.routes, root, { operation: answer, … })`. */
   routes: CamaraRouterDeps;

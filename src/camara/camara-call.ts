@@ -4,6 +4,7 @@ import { AuditRecorder } from '../audit/audit-recorder';
 import { auditOperation } from '../audit/audit-operation';
 import { AuditMatchSummary } from '../audit/ports/audit-trail';
 import { NumberingPlan } from '../kernel/msisdn';
+import { CAMARA_APIS, CamaraApiName, camaraApi } from '../partners/camara-apis';
 import { Operation } from '../partners/operation';
 import { Partner } from '../partners/partners';
 import { AccessGrant } from '../oauth/ports/access-tokens';
@@ -61,6 +62,27 @@ export async function camaraCall<T>(deps: CamaraCallDeps, call: CamaraCall, work
     await deps.admit(grant.partner, [call.partnerOperation]);
     return work(msisdn);
   }, () => false, summary);
+}
+
+/** The operation names the declarations list for an API (`'retrieve-date' | 'check'` for SIM Swap). */
+export type DeclaredOperation<Api extends CamaraApiName> = Extract<(typeof CAMARA_APIS)[number], { name: Api }>['operations'][number]['name'];
+
+/** A request to one API: which of its declared operations answers; the registry operation is the API's. */
+export type ApiCall<Op extends string> = Pick<CamaraCall, 'grant' | 'phoneNumber' | 'correlator'> & { operation: Op };
+
+/** camaraCall with the kit and one API's registry operation bound. */
+export type CamaraCaller<Op extends string> = <T>(call: ApiCall<Op>, work: (msisdn: string) => Promise<T>,
+  summary?: (value: T) => AuditMatchSummary) => Promise<T>;
+
+/**
+ * One API's camaraCall: the kit, the registry operation its declaration names (the permission,
+ * rate limit and audit prefix every operation of the API spends) and its subject rule bound once,
+ * so the service names only the operation that answers, one its declaration lists.
+ */
+export function camaraCaller<Api extends CamaraApiName>(deps: CamaraCallDeps, api: Api,
+  options: Pick<CamaraCall, 'subject'> = {}): CamaraCaller<DeclaredOperation<Api>> {
+  const partnerOperation = camaraApi(api).registryOperation;
+  return (call, work, summary) => camaraCall(deps, { ...call, partnerOperation, ...options }, work, summary);
 }
 
 /** Who is a subscriber is decided once, in the verification kit, for every API (CONTRACT §7). */

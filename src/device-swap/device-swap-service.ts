@@ -1,16 +1,17 @@
-import { CamaraCallDeps, camaraCall, requireScope } from '../camara/camara-call';
+import { CamaraCallDeps, CamaraCaller, camaraCaller, requireScope } from '../camara/camara-call';
+import { ChangeDate } from '../camara/change-date';
 import { Clock } from '../kernel/clock';
 import { AccessGrant } from '../oauth/ports/access-tokens';
+import { camaraApi } from '../partners/camara-apis';
 import { Operation } from '../partners/operation';
 import { SCOPES } from '../oauth/access-scopes';
 import { HlrRecord } from '../verification/ports/upstreams';
-import { boundedLookBackHours, monitoredChange, withinHours } from '../verification/monitored-period';
 import { latestDeviceChangeOf, subscriberOf } from '../verification/subscriber-facts';
 import { NeverInDeviceError } from './device-swap-errors';
-import { MAX_AGE_DEFAULT_HOURS, parseDeviceCheckBody, parseDeviceRetrieveDateBody } from './device-swap-input';
+import { parseDeviceCheckBody, parseDeviceRetrieveDateBody } from './device-swap-input';
 
 /** The registry word both operations spend (permission, rate limit, metrics label, audit). */
-export const DEVICE_SWAP_OPERATION: Operation = 'device_swap';
+export const DEVICE_SWAP_OPERATION: Operation = camaraApi('device-swap').registryOperation;
 
 export interface DeviceChange {
   msisdn: string;
@@ -48,32 +49,36 @@ export function latestDeviceChange(rec: HlrRecord | null): number {
 
 /** CAMARA Device Swap 1.0.0 (CONTRACT §11) over the verification core's HLR facts. */
 export class DeviceSwapService {
-  constructor(private readonly deps: DeviceSwapServiceDeps) {}
+  /** Charged under the registry operation; audited as it plus the operation (`device_swap.check`), so usage tells the two apart. */
+  private readonly call: CamaraCaller<'retrieve-date' | 'check'>;
+  /** Never in a device: 422 (latestDeviceChange), on both operations. */
+  private readonly changes: ChangeDate;
+
+  constructor(deps: DeviceSwapServiceDeps) {
+    this.call = camaraCaller(deps.call, 'device-swap');
+    this.changes = new ChangeDate({
+      clock: deps.clock,
+      monitoredDays: deps.monitoredDays,
+      // The monitored period is SIM Swap's rule; device-swap.yaml words its 400 its own way.
+      tooLong: (days) => `maxAge cannot exceed the monitored period of ${days} days (local regulations)`,
+      latest: async (msisdn) => latestDeviceChange(await deps.hlrFacts(msisdn)),
+    });
+  }
 
   async retrieveDate(grant: AccessGrant, body: unknown, correlator: string): Promise<DeviceChange> {
     requireScope(grant, [SCOPES.deviceSwapRetrieveDate, SCOPES.deviceSwap]);
     const input = parseDeviceRetrieveDateBody(body);
-    return this.tracked(grant, input.phoneNumber, 'retrieve-date', correlator, async (msisdn) => {
-      const seen = monitoredChange(latestDeviceChange(await this.deps.hlrFacts(msisdn)), this.deps.monitoredDays, this.deps.clock.nowMs());
-      return { msisdn, latestDeviceChangeMs: seen.latestMs, ...(seen.monitoredPeriodDays === undefined ? {} : { monitoredPeriodDays: seen.monitoredPeriodDays }) };
+    return this.call({ grant, phoneNumber: input.phoneNumber, operation: 'retrieve-date', correlator }, async (msisdn) => {
+      const { latestMs, ...period } = await this.changes.seen(msisdn);
+      return { msisdn, latestDeviceChangeMs: latestMs, ...period };
     });
   }
 
   async check(grant: AccessGrant, body: unknown, correlator: string): Promise<DeviceSwapCheck> {
     requireScope(grant, [SCOPES.deviceSwapCheck, SCOPES.deviceSwap]);
     const input = parseDeviceCheckBody(body);
-    // The spec's default of 240 h, shortened to the monitored period when that is shorter (as SIM Swap does).
-    const maxAgeHours = boundedLookBackHours(input.maxAge, this.deps.monitoredDays, MAX_AGE_DEFAULT_HOURS,
-      (days) => `maxAge cannot exceed the monitored period of ${days} days (local regulations)`) ?? MAX_AGE_DEFAULT_HOURS;
-    return this.tracked(grant, input.phoneNumber, 'check', correlator, async (msisdn) => {
-      const latest = latestDeviceChange(await this.deps.hlrFacts(msisdn));
-      return { msisdn, swapped: withinHours(latest, maxAgeHours, this.deps.clock.nowMs()) };
-    });
-  }
-
-  /** Charged under the registry operation; audited as it plus the operation (`device_swap.check`), so usage tells the two apart. */
-  private tracked<T>(grant: AccessGrant, phoneNumber: string | undefined, operation: 'retrieve-date' | 'check', correlator: string,
-    work: (msisdn: string) => Promise<T>): Promise<T> {
-    return camaraCall(this.deps.call, { grant, phoneNumber, operation, partnerOperation: DEVICE_SWAP_OPERATION, correlator }, work);
+    const hours = this.changes.lookBackHours(input.maxAge);
+    return this.call({ grant, phoneNumber: input.phoneNumber, operation: 'check', correlator },
+      async (msisdn) => ({ msisdn, swapped: await this.changes.changedWithin(msisdn, hours) }));
   }
 }

@@ -72,6 +72,14 @@ export class ForbiddenError extends domainError('FORBIDDEN') {}
 
 export class NotSubscriberError extends domainError('NOT_SUBSCRIBER') {}
 
+/**
+ * The HLR does not say which forwarding services the line has (the field is absent):
+ * call-forwarding-signal's scenarios answer "a valid phone number for which the call
+ * forwarding status could not be retrieved" with 404 IDENTIFIER_NOT_FOUND; GraphQL's
+ * callForwarding signal is decided by the same rule (verification/subscriber-facts.ts).
+ */
+export class CallForwardingUnknownError extends domainError('CALL_FORWARDING_UNKNOWN') {}
+
 export class ConflictError extends domainError('CONFLICT') {}
 
 export class RateLimitedError extends domainError('RATE_LIMITED') {}

@@ -1,4 +1,4 @@
-import { CamaraCallDeps, camaraCall, requireScope, subscriberOf } from '../camara/camara-call';
+import { CamaraCallDeps, CamaraCaller, camaraCaller, requireScope, subscriberOf } from '../camara/camara-call';
 import { UpstreamUnavailableError } from '../errors/domain-errors';
 import { Clock } from '../kernel/clock';
 import { ZonedCalendar } from '../kernel/zoned-date';
@@ -38,13 +38,16 @@ export interface AgeVerificationDeps {
  * contentLock and parentalControl come from the HLR's facts of the line, only when asked for and known.
  */
 export class AgeVerificationService {
-  constructor(private readonly deps: AgeVerificationDeps) {}
+  private readonly call: CamaraCaller<'verify'>;
+
+  constructor(private readonly deps: AgeVerificationDeps) {
+    this.call = camaraCaller(deps.call, 'kyc-age-verification');
+  }
 
   async verify(grant: AccessGrant, body: unknown, correlator: string): Promise<{ msisdn: string; response: VerifyResponse }> {
     requireScope(grant, VERIFY.scopes);
     const request = parseAgeVerificationRequest(body, this.deps.identity);
-    const call = { grant, phoneNumber: request.phoneNumber, operation: VERIFY.name, partnerOperation: DECLARATION.registryOperation, correlator };
-    return camaraCall(this.deps.call, call, async (msisdn) => {
+    return this.call({ grant, phoneNumber: request.phoneNumber, operation: 'verify', correlator }, async (msisdn) => {
       const giveBack = await this.deps.identity.takeAllowance(grant.partner, msisdn);
       const line = subscriberOf(await this.deps.verification.hlrFactsWithTenure(msisdn), 'the phone number is not associated with a customer account');
       const record = await this.deps.identity.record(msisdn).catch(async (err: unknown) => {

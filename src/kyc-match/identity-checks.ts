@@ -1,9 +1,9 @@
-import { ATTRIBUTE_NAMES, IdentityRecord } from './identity-record';
+import { ATTRIBUTE_NAMES } from './attribute-catalogue';
 import { KycMatchService } from './kyc-match-service';
 import { matchAttributes } from './match-attributes';
 import { parseMatchRequest } from './match-request';
-import { CustomerRecords } from './ports/customer-records';
 import { UpstreamUnavailableError } from '../errors/domain-errors';
+import { CustomerRecords, IdentityRecord } from '../verification/ports/customer-records';
 
 /*
  * KYC Match's identity rules as another API uses them (KYC Age Verification, CONTRACT §13): the

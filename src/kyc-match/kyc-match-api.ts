@@ -1,9 +1,9 @@
 import { loadAllowanceKey } from './allowance-key';
 import { KycMatchService } from './kyc-match-service';
-import { CustomerRecords } from './ports/customer-records';
 import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
 import { camaraRouter } from '../camara/camara-router';
 import { KycMatchSettings } from '../config/kyc-match-settings';
+import { CustomerRecords } from '../verification/ports/customer-records';
 import { Metrics } from '../verification/ports/metrics';
 import { QuotaCounter, StoreMode } from '../verification/ports/state-store';
 import { camaraApi } from '../partners/camara-apis';

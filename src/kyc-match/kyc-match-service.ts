@@ -1,12 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { CamaraCallDeps, camaraCall, requireScope, subscriberOf } from '../camara/camara-call';
+import { CamaraCallDeps, CamaraCaller, camaraCaller, requireScope, subscriberOf } from '../camara/camara-call';
 import { MissingIdentifierError } from '../camara/camara-errors';
 import { BadRequestError, RateLimitedError, UpstreamUnavailableError } from '../errors/domain-errors';
 import { Clock } from '../kernel/clock';
 import { SCOPES } from '../oauth/access-scopes';
 import { AccessGrant } from '../oauth/ports/access-tokens';
+import { camaraApi } from '../partners/camara-apis';
 import { Operation } from '../partners/operation';
 import { Partner } from '../partners/partners';
+import { CustomerRecords } from '../verification/ports/customer-records';
 import { Metrics } from '../verification/ports/metrics';
 import { QuotaCounter } from '../verification/ports/state-store';
 import { VerificationService } from '../verification/verification-service';
@@ -15,13 +17,12 @@ import {
 } from './kyc-match-errors';
 import { KycMatchResponse, MatchOptions, MatchSummary, matchAttributes } from './match-attributes';
 import { parseMatchRequest } from './match-request';
-import { CustomerRecords } from './ports/customer-records';
 
 /** The scope kyc-match.yaml's security section names. */
 export const KYC_MATCH_SCOPE = SCOPES.kycMatch;
 
 /** The registry word (permission, rate limit, metrics label) a match spends. */
-export const KYC_MATCH_PARTNER_OPERATION: Operation = 'kyc_match';
+export const KYC_MATCH_PARTNER_OPERATION: Operation = camaraApi('kyc-match').registryOperation;
 
 export interface KycMatchOptions extends MatchOptions {
   /** KYC_MATCH_MAX_PER_NUMBER_PER_DAY: per partner, per number, per UTC day, fleet-wide. */
@@ -73,7 +74,11 @@ function matchSubjectOf(tokenPhone: string | undefined, bodyPhone: string | unde
  * (403) and the comparison. The record lives in this call only: never cached, logged or returned.
  */
 export class KycMatchService {
-  constructor(private readonly deps: KycMatchDeps) {}
+  private readonly call: CamaraCaller<'match'>;
+
+  constructor(private readonly deps: KycMatchDeps) {
+    this.call = camaraCaller(deps.call, 'kyc-match', { subject: matchSubjectOf });
+  }
 
   async match(grant: AccessGrant, body: unknown, correlator: string): Promise<KycMatchAnswer> {
     requireScope(grant, [KYC_MATCH_SCOPE]);
@@ -83,10 +88,7 @@ export class KycMatchService {
       const message = parsed.problems.map((p) => p.message).join('; ');
       throw first.code === 'INVALID_PARAM_COMBINATION' ? new InvalidParamCombinationError(message) : new BadRequestError(message);
     }
-    const call = {
-      grant, phoneNumber: parsed.phoneNumber, operation: 'match', partnerOperation: KYC_MATCH_PARTNER_OPERATION, correlator, subject: matchSubjectOf,
-    };
-    return camaraCall(this.deps.call, call, async (msisdn) => {
+    return this.call({ grant, phoneNumber: parsed.phoneNumber, operation: 'match', correlator }, async (msisdn) => {
       const count = await this.countAgainstGuessing(grant.partner, msisdn);
       const record = await this.lookUp(msisdn).catch(async (err: unknown) => {
         // An upstream that could not answer taught the caller nothing: the use is given back.

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ATTRIBUTES, AttributeName, IdentityRecord, MatchAttributes, ScoredAttributeName } from './identity-record';
+import { ATTRIBUTES, AttributeName, MatchAttributes, ScoredAttributeName } from './attribute-catalogue';
+import { IdentityRecord } from '../verification/ports/customer-records';
 import { jaroWinkler } from './jaro-winkler';
 import { normalise } from './normalise';
 

@@ -3,7 +3,7 @@ import { PHONE_EXPECTATION, PHONE_NUMBER } from '../camara/camara-input';
 import { flatShape, undeclaredMessage, undeclaredProperty } from '../camara/strict-body';
 import { isPlainObject, ownFields } from '../kernel/plain-object';
 import { parseFullDate } from '../kernel/zoned-date';
-import { ATTRIBUTES, ComparisonKind, GENDERS, ID_DOCUMENT_TYPES, MatchAttributes } from './identity-record';
+import { ATTRIBUTES, ComparisonKind, GENDERS, ID_DOCUMENT_TYPES, MatchAttributes } from './attribute-catalogue';
 import { normalise } from './normalise';
 
 /*

@@ -1,4 +1,4 @@
-import { ComparisonKind } from './identity-record';
+import { ComparisonKind } from './attribute-catalogue';
 
 /*
  * What both sides of a KYC Match comparison become before they are compared (CONTRACT §11 and

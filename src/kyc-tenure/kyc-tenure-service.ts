@@ -1,10 +1,11 @@
 import { OutOfRangeError } from '../camara/camara-errors';
-import { CamaraCallDeps, camaraCall, requireScope, subscriberOf } from '../camara/camara-call';
+import { CamaraCallDeps, CamaraCaller, camaraCaller, requireScope, subscriberOf } from '../camara/camara-call';
 import { parseTenureBody } from '../camara/camara-input';
 import { Clock } from '../kernel/clock';
 import { ZonedCalendar } from '../kernel/zoned-date';
 import { SCOPES } from '../oauth/access-scopes';
 import { AccessGrant } from '../oauth/ports/access-tokens';
+import { camaraApi } from '../partners/camara-apis';
 import { Operation } from '../partners/operation';
 import { ContractType, contractTypeOf } from '../verification/subscriber-facts';
 import { VerificationService } from '../verification/verification-service';
@@ -13,7 +14,7 @@ import { VerificationService } from '../verification/verification-service';
 export const KYC_TENURE_SCOPES: readonly string[] = [SCOPES.kycTenureCheck];
 
 /** The registry word (permission, rate limit, metrics label) check-tenure spends. */
-export const KYC_TENURE_PARTNER_OPERATION: Operation = 'kyc';
+export const KYC_TENURE_PARTNER_OPERATION: Operation = camaraApi('kyc-tenure').registryOperation;
 
 export type { ContractType };
 
@@ -39,15 +40,18 @@ export interface KycTenureServiceDeps {
  * partner admission (403/429), subscriber (404). From partner admission on, the outcome is audited.
  */
 export class KycTenureService {
-  constructor(private readonly deps: KycTenureServiceDeps) {}
+  private readonly call: CamaraCaller<'check-tenure'>;
+
+  constructor(private readonly deps: KycTenureServiceDeps) {
+    this.call = camaraCaller(deps.call, 'kyc-tenure');
+  }
 
   async checkTenure(grant: AccessGrant, body: unknown, correlator: string): Promise<TenureCheck> {
     requireScope(grant, KYC_TENURE_SCOPES);
     const input = parseTenureBody(body);
     const { calendar, clock } = this.deps;
     if (input.tenureDate > calendar.dateAt(clock.nowMs())) throw new OutOfRangeError('tenureDate must not be in the future');
-    const call = { grant, phoneNumber: input.phoneNumber, operation: 'check-tenure', partnerOperation: KYC_TENURE_PARTNER_OPERATION, correlator };
-    return camaraCall(this.deps.call, call, async (msisdn) => {
+    return this.call({ grant, phoneNumber: input.phoneNumber, operation: 'check-tenure', correlator }, async (msisdn) => {
       const rec = subscriberOf(await this.deps.verification.hlrFactsWithTenure(msisdn));
       const since = rec.activatedAtMs ?? null;
       return {

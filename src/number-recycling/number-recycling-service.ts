@@ -1,8 +1,9 @@
 import { OutOfRangeError } from '../camara/camara-errors';
-import { CamaraCallDeps, camaraCall, requireScope } from '../camara/camara-call';
+import { CamaraCallDeps, CamaraCaller, camaraCaller, requireScope } from '../camara/camara-call';
 import { Clock } from '../kernel/clock';
 import { ZonedCalendar } from '../kernel/zoned-date';
 import { AccessGrant } from '../oauth/ports/access-tokens';
+import { camaraApi } from '../partners/camara-apis';
 import { Operation } from '../partners/operation';
 import { SCOPES } from '../oauth/access-scopes';
 import { HlrRecord } from '../verification/ports/upstreams';
@@ -11,7 +12,7 @@ import { SubscriberStartUnknownError } from './number-recycling-errors';
 import { parseRecyclingCheckBody } from './number-recycling-input';
 
 /** The registry word the check spends (permission, rate limit, metrics label, audit). */
-export const NUMBER_RECYCLING_OPERATION: Operation = 'number_recycling';
+export const NUMBER_RECYCLING_OPERATION: Operation = camaraApi('number-recycling').registryOperation;
 
 export interface RecyclingCheck {
   msisdn: string;
@@ -42,15 +43,18 @@ export function recycledSince(rec: HlrRecord | null, startOfDayMs: number): bool
 
 /** CAMARA Number Recycling 0.2.0 (CONTRACT §11) over the verification core's HLR facts. */
 export class NumberRecyclingService {
-  constructor(private readonly deps: NumberRecyclingServiceDeps) {}
+  private readonly call: CamaraCaller<'check'>;
+
+  constructor(private readonly deps: NumberRecyclingServiceDeps) {
+    this.call = camaraCaller(deps.call, 'number-recycling');
+  }
 
   async check(grant: AccessGrant, body: unknown, correlator: string): Promise<RecyclingCheck> {
     requireScope(grant, [SCOPES.numberRecyclingCheck]);
     const { specifiedDate, phoneNumber } = parseRecyclingCheckBody(body);
     const { calendar, clock } = this.deps;
     if (specifiedDate > calendar.dateAt(clock.nowMs())) throw new OutOfRangeError('specifiedDate must not be in the future');
-    const call = { grant, phoneNumber, operation: 'check', partnerOperation: NUMBER_RECYCLING_OPERATION, correlator };
-    return camaraCall(this.deps.call, call, async (msisdn) => ({
+    return this.call({ grant, phoneNumber, operation: 'check', correlator }, async (msisdn) => ({
       msisdn,
       phoneNumberRecycled: recycledSince(await this.deps.hlrFacts(msisdn), calendar.startOfDayMs(specifiedDate)),
     }));

@@ -1,10 +1,12 @@
-import { CamaraCallDeps, camaraCall, requireScope } from '../camara/camara-call';
-import { MAX_AGE_DEFAULT_HOURS, parseCheckBody, parseRetrieveDateBody } from '../camara/camara-input';
+import { CamaraCallDeps, CamaraCaller, camaraCaller, requireScope } from '../camara/camara-call';
+import { parseCheckBody, parseRetrieveDateBody } from '../camara/camara-input';
+import { ChangeDate } from '../camara/change-date';
 import { Clock } from '../kernel/clock';
 import { SCOPES } from '../oauth/access-scopes';
 import { AccessGrant } from '../oauth/ports/access-tokens';
+import { camaraApi } from '../partners/camara-apis';
 import { Operation } from '../partners/operation';
-import { boundedLookBackHours, monitoredChange, simSwapLookBackTooLong, withinHours } from '../verification/monitored-period';
+import { simSwapLookBackTooLong } from '../verification/monitored-period';
 import { latestSimChangeOf } from '../verification/subscriber-facts';
 import { VerificationService } from '../verification/verification-service';
 
@@ -18,7 +20,7 @@ export const SIM_SWAP_SCOPES: Record<SimSwapOperation, readonly string[]> = {
 };
 
 /** The registry word (permission, rate limit, metrics label) both operations spend. */
-export const SIM_SWAP_PARTNER_OPERATION: Operation = 'sim_swap';
+export const SIM_SWAP_PARTNER_OPERATION: Operation = camaraApi('sim-swap').registryOperation;
 
 /** Every answer names the normalised msisdn it is about (for the request log and audit), never echoed to the caller. */
 export interface SimChange {
@@ -50,32 +52,33 @@ export interface SimSwapServiceDeps {
  * the outcome is audited.
  */
 export class SimSwapService {
-  constructor(private readonly deps: SimSwapServiceDeps) {}
+  private readonly call: CamaraCaller<SimSwapOperation>;
+  /** No SIM change known (null): not swapped, and retrieve-date's latestSimChange is null. */
+  private readonly changes: ChangeDate;
+
+  constructor(private readonly deps: SimSwapServiceDeps) {
+    this.call = camaraCaller(deps.call, 'sim-swap');
+    this.changes = new ChangeDate({
+      clock: deps.clock, monitoredDays: deps.monitoredDays, tooLong: simSwapLookBackTooLong, latest: (msisdn) => this.latestSimChange(msisdn),
+    });
+  }
 
   async retrieveDate(grant: AccessGrant, body: unknown, correlator: string): Promise<SimChange> {
     requireScope(grant, SIM_SWAP_SCOPES['retrieve-date']);
     const input = parseRetrieveDateBody(body);
-    return this.tracked(grant, input.phoneNumber, 'retrieve-date', correlator, async (msisdn) => {
-      const seen = monitoredChange(await this.latestSimChange(msisdn), this.deps.monitoredDays, this.deps.clock.nowMs());
-      return { msisdn, latestSimChangeMs: seen.latestMs, ...(seen.monitoredPeriodDays === undefined ? {} : { monitoredPeriodDays: seen.monitoredPeriodDays }) };
+    return this.call({ grant, phoneNumber: input.phoneNumber, operation: 'retrieve-date', correlator }, async (msisdn) => {
+      const { latestMs, ...period } = await this.changes.seen(msisdn);
+      return { msisdn, latestSimChangeMs: latestMs, ...period };
     });
   }
 
   async check(grant: AccessGrant, body: unknown, correlator: string): Promise<SimSwapCheck> {
     requireScope(grant, SIM_SWAP_SCOPES.check);
     const input = parseCheckBody(body);
-    // The spec's default of 240 h, shortened to the monitored period when that is shorter.
-    const maxAgeHours = boundedLookBackHours(input.maxAge, this.deps.monitoredDays, MAX_AGE_DEFAULT_HOURS, simSwapLookBackTooLong) ?? MAX_AGE_DEFAULT_HOURS;
-    return this.tracked(grant, input.phoneNumber, 'check', correlator, async (msisdn) => {
-      const latest = await this.latestSimChange(msisdn);
-      // A new SIM activation (a new line, never swapped since) counts as a swap (sim-swap.yaml).
-      return { msisdn, swapped: latest !== null && withinHours(latest, maxAgeHours, this.deps.clock.nowMs()) };
-    });
-  }
-
-  private tracked<T>(grant: AccessGrant, phoneNumber: string | undefined, operation: SimSwapOperation, correlator: string,
-    work: (msisdn: string) => Promise<T>): Promise<T> {
-    return camaraCall(this.deps.call, { grant, phoneNumber, operation, partnerOperation: SIM_SWAP_PARTNER_OPERATION, correlator }, work);
+    const hours = this.changes.lookBackHours(input.maxAge);
+    // A new SIM activation (a new line, never swapped since) counts as a swap (sim-swap.yaml).
+    return this.call({ grant, phoneNumber: input.phoneNumber, operation: 'check', correlator },
+      async (msisdn) => ({ msisdn, swapped: await this.changes.changedWithin(msisdn, hours) }));
   }
 
   /**

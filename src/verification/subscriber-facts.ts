@@ -1,8 +1,8 @@
-import { NotSubscriberError } from '../errors/domain-errors';
-import { HlrRecord, PaymentType, SimRecord } from './ports/upstreams';
+import { CallForwardingUnknownError, NotSubscriberError } from '../errors/domain-errors';
+import { CallForwardingService, HlrRecord, PaymentType, SimRecord } from './ports/upstreams';
 
 /*
- * Who is a subscriber (and its KYC validity, latest SIM and device change, contract type), decided once (CONTRACT §3, §7): every interface and API asks here, so a
+ * Who is a subscriber (and its KYC validity, latest SIM and device change, active call forwardings, contract type), decided once (CONTRACT §3, §7): every interface and API asks here, so a
  * terminated line cannot be "not a subscriber" to one API and answered by another (GraphQL
  * signals used to give the terminated 004 a SIM change date that every CAMARA API refused).
  */
@@ -45,6 +45,19 @@ export function latestSimChangeOf(hlr: HlrRecord | null, sim: SimRecord | null, 
  */
 export function latestDeviceChangeOf(rec: HlrRecord): number | null {
   return rec.deviceChangedAtMs ?? rec.deviceFirstSeenAtMs ?? null;
+}
+
+/**
+ * A subscriber's active forwarding services (empty: none); unknown is 404
+ * (CallForwardingUnknownError). CAMARA Call Forwarding Signal and the GraphQL callForwarding
+ * signal read it here.
+ */
+export function activeForwardings(rec: HlrRecord | null): readonly CallForwardingService[] {
+  const { callForwarding } = subscriberOf(rec);
+  if (callForwarding === null || callForwarding === undefined) {
+    throw new CallForwardingUnknownError('the call forwarding status of this phone number could not be retrieved');
+  }
+  return callForwarding;
 }
 
 /** The contract type CAMARA names (KYC Tenure's contractType; GraphQL's enum spells the same values). */

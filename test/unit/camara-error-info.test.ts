@@ -1,12 +1,12 @@
 import { MissingIdentifierError, OutOfRangeError, ServiceNotApplicableError, UnnecessaryIdentifierError } from '../../src/camara/camara-errors';
 import {
-  BadRequestError, ConflictError, DomainError, ForbiddenError, NotSubscriberError, PayloadTooLargeError,
+  BadRequestError, CallForwardingUnknownError, ConflictError, DomainError, ForbiddenError, NotSubscriberError, PayloadTooLargeError,
   RateLimitedError, UnauthenticatedError, UpstreamUnavailableError,
 } from '../../src/errors/domain-errors';
 import { camaraFailureOf } from '../../src/camara/error-info';
 import { MethodNotAllowedError, RouteNotFoundError } from '../../src/http/http-errors';
 import { NeverInDeviceError } from '../../src/device-swap/device-swap-errors';
-import { CallForwardingListNotOfferedError, CallForwardingUnknownError } from '../../src/call-forwarding/call-forwarding-errors';
+import { CallForwardingListNotOfferedError } from '../../src/call-forwarding/call-forwarding-errors';
 import { SubscriberStartUnknownError } from '../../src/number-recycling/number-recycling-errors';
 import {
   IdDocumentMismatchError, IdDocumentRequiredError, InvalidParamCombinationError, InvalidTokenContextError,

@@ -1,5 +1,5 @@
 import { CamaraApiDeps, camaraKit } from '../../src/camara/camara-api-kit';
-import { CamaraCallDeps, camaraCall, requireScope, subscriberOf } from '../../src/camara/camara-call';
+import { CamaraCallDeps, camaraCall, camaraCaller, requireScope, subscriberOf } from '../../src/camara/camara-call';
 import { MissingIdentifierError, ServiceNotApplicableError, UnnecessaryIdentifierError } from '../../src/camara/camara-errors';
 import { AuditRecorder } from '../../src/audit/audit-recorder';
 import { AuditRecord } from '../../src/audit/ports/audit-trail';
@@ -70,6 +70,27 @@ describe('camaraCall', () => {
     await expect(camaraCall(deps, call(grant(), '+255712000001'), async () => { ran = true; })).rejects.toBeInstanceOf(RateLimitedError);
     expect(ran).toBe(false);
     expect(records.map((r) => [r.operation, r.httpStatus])).toEqual([['sim_swap.check-device', 429]]);
+  });
+});
+
+describe('camaraCaller', () => {
+  it('when an API\'s caller is bound, then every call spends its declared registry operation and is audited under the operation named', async () => {
+    const { deps, records, admitted } = setup();
+    const call = camaraCaller(deps, 'device-swap');
+    await call({ grant: grant(), phoneNumber: '+255712000001', operation: 'retrieve-date', correlator: 'c-1' }, async () => 'a');
+    await call({ grant: grant(), phoneNumber: '+255712000001', operation: 'check', correlator: 'c-2' }, async () => 'b');
+    expect(admitted).toEqual([['device_swap'], ['device_swap']]);
+    expect(records.map((r) => [r.operation, r.correlator])).toEqual([['device_swap.retrieve-date', 'c-1'], ['device_swap.check', 'c-2']]);
+  });
+
+  it('when an API binds its own subject rule, then each call uses it and passes the audit summary on', async () => {
+    const { deps, records } = setup();
+    const bothAllowed = (token: string | undefined, body: string | undefined) => token ?? body ?? '';
+    const summary = { compared: ['givenName'], true: 1, false: 0, notAvailable: 0 };
+    const call = camaraCaller(deps, 'kyc-match', { subject: bothAllowed });
+    const answer = await call({ grant: grant('+255712000001'), phoneNumber: '+255712000001', operation: 'match', correlator: 'c-1' }, async (msisdn) => msisdn, () => summary);
+    expect(answer).toBe('255712000001');
+    expect(records.map((r) => [r.operation, r.match])).toEqual([['kyc_match.match', summary]]);
   });
 });
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { IdentityRecord, MatchAttributes } from '../../src/kyc-match/identity-record';
+import { MatchAttributes } from '../../src/kyc-match/attribute-catalogue';
+import { IdentityRecord } from '../../src/verification/ports/customer-records';
 import { KycMatchResponse, matchAttributes, MatchOptions, scoreOf } from '../../src/kyc-match/match-attributes';
 import { parseMatchRequest } from '../../src/kyc-match/match-request';
 import { camaraFile } from '../support/camara-spec';

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ATTRIBUTES, GENDERS, ID_DOCUMENT_TYPES } from '../../src/kyc-match/identity-record';
+import { ATTRIBUTES, GENDERS, ID_DOCUMENT_TYPES } from '../../src/kyc-match/attribute-catalogue';
 import { camaraFile } from '../support/camara-spec';
 import { OpenApiSpec } from '../support/openapi-validator';
 

@@ -1,4 +1,4 @@
-import { ComparisonKind } from '../../src/kyc-match/identity-record';
+import { ComparisonKind } from '../../src/kyc-match/attribute-catalogue';
 import { normalise, normaliseCode, normaliseKana, normaliseText } from '../../src/kyc-match/normalise';
 
 describe('KYC Match normalisation', () => {

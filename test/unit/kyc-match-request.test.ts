@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
-import { ATTRIBUTES } from '../../src/kyc-match/identity-record';
+import { ATTRIBUTES } from '../../src/kyc-match/attribute-catalogue';
 import { MAX_EMAIL_LENGTH, MAX_VALUE_LENGTH, parseMatchRequest } from '../../src/kyc-match/match-request';
 import { camaraFile } from '../support/camara-spec';
 import { OpenApiSpec } from '../support/openapi-validator';

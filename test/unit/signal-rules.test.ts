@@ -1,12 +1,10 @@
-import { NotSubscriberError } from '../../src/errors/domain-errors';
-import { activeForwardings } from '../../src/call-forwarding/call-forwarding-service';
+import { CallForwardingUnknownError, NotSubscriberError } from '../../src/errors/domain-errors';
 import { NeverInDeviceError } from '../../src/device-swap/device-swap-errors';
 import { latestDeviceChange } from '../../src/device-swap/device-swap-service';
-import { CallForwardingUnknownError } from '../../src/call-forwarding/call-forwarding-errors';
 import { SubscriberStartUnknownError } from '../../src/number-recycling/number-recycling-errors';
 import { recycledSince } from '../../src/number-recycling/number-recycling-service';
 import { HlrRecord } from '../../src/verification/ports/upstreams';
-import { kycFlags, latestSimChangeOf } from '../../src/verification/subscriber-facts';
+import { activeForwardings, kycFlags, latestSimChangeOf } from '../../src/verification/subscriber-facts';
 
 /* The rules of CONTRACT §11 on HLR records, without transport or upstreams. */
 

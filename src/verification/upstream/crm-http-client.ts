@@ -1,6 +1,5 @@
-import { ATTRIBUTE_NAMES, IdentityRecord } from '../../kyc-match/identity-record';
 import { isPlainObject } from '../../kernel/plain-object';
-import { CustomerRecords } from '../../kyc-match/ports/customer-records';
+import { CustomerRecords, IDENTITY_FIELDS, IdentityRecord } from '../ports/customer-records';
 import { HttpUpstream, HttpUpstreamOptions } from './http-upstream';
 
 /**
@@ -12,7 +11,7 @@ import { HttpUpstream, HttpUpstreamOptions } from './http-upstream';
 export function parseIdentityBody(body: unknown): IdentityRecord {
   if (!isPlainObject(body)) throw new Error('unexpected customer-records body');
   const record: IdentityRecord = {};
-  for (const name of ATTRIBUTE_NAMES) {
+  for (const name of IDENTITY_FIELDS) {
     const value = Object.hasOwn(body, name) ? body[name] : undefined;
     if (typeof value === 'string') record[name] = value;
   }
