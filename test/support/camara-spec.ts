@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HeaderSource, OpenApiSpec } from './openapi-validator';
+import { DECLARED_APIS } from '../../src/partners/camara-apis';
 
 /*
  * The official CAMARA documents (CONTRACT §7), read at run time from ../shared/camara (or
@@ -17,18 +18,9 @@ export function camaraFile(name: string): string {
 }
 
 let specs: OpenApiSpec[] | undefined;
-/** SIM Swap 2.1.0, KYC Tenure 0.2.0, the subscriptions, KYC Match 0.4.0, Device Swap 1.0.0, Call Forwarding Signal 0.4.0 and Number Recycling 0.2.0, under the roots their servers define. */
+/** Every declared API version's official yaml (named after the API), under the root its declaration gives. */
 export function camaraSpecs(): OpenApiSpec[] {
-  specs ??= [
-    OpenApiSpec.load(camaraFile('sim-swap.yaml'), '/sim-swap/v2'),
-    OpenApiSpec.load(camaraFile('kyc-tenure.yaml'), '/kyc-tenure/v0.2'),
-    OpenApiSpec.load(camaraFile('sim-swap-subscriptions.yaml'), '/sim-swap-subscriptions/v0.3'),
-    OpenApiSpec.load(camaraFile('kyc-match.yaml'), '/kyc-match/v0.4'),
-    OpenApiSpec.load(camaraFile('device-swap.yaml'), '/device-swap/v1'),
-    OpenApiSpec.load(camaraFile('call-forwarding-signal.yaml'), '/call-forwarding-signal/v0.4'),
-    OpenApiSpec.load(camaraFile('number-recycling.yaml'), '/number-recycling/v0.2'),
-    OpenApiSpec.load(camaraFile('kyc-age-verification.yaml'), '/kyc-age-verification/v0.2'),
-  ];
+  specs ??= DECLARED_APIS.map((api) => OpenApiSpec.load(camaraFile(`${api.name}.yaml`), api.root));
   return specs;
 }
 
