@@ -45,3 +45,14 @@ export class ChangeDate {
     return latest !== null && withinHours(latest, hours, this.rules.clock.nowMs());
   }
 }
+
+/**
+ * retrieve-date's 200 body: the latest change under the API's own field name (`latestSimChange`,
+ * `latestDeviceChange`), formatted in the operator's zone, or null; `monitoredPeriod` when null
+ * because the change is older than the period.
+ */
+export function changeDateBody(field: string, seen: { latestMs: number | null; monitoredPeriodDays?: number }, formatDate: (date: Date) => string): Record<string, unknown> {
+  const body: Record<string, unknown> = { [field]: seen.latestMs === null ? null : formatDate(new Date(seen.latestMs)) };
+  if (seen.monitoredPeriodDays !== undefined) body.monitoredPeriod = seen.monitoredPeriodDays;
+  return body;
+}

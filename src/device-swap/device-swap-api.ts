@@ -1,6 +1,7 @@
 import { DeviceSwapService } from './device-swap-service';
 import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
 import { camaraRouter } from '../camara/camara-router';
+import { changeDateBody } from '../camara/change-date';
 import { Config } from '../config/config';
 import { createOffsetDateTimeFormatter } from '../kernel/offset-date-time';
 import { camaraApi } from '../partners/camara-apis';
@@ -25,9 +26,7 @@ export function createDeviceSwapApi(deps: CamaraApiDeps, config: DeviceSwapConfi
   const routes = camaraRouter(kit.routes, DEVICE_SWAP_ROOT, {
     'retrieve-date': async (grant, body, correlator) => {
       const r = await service.retrieveDate(grant, body, correlator);
-      const out: Record<string, unknown> = { latestDeviceChange: r.latestDeviceChangeMs === null ? null : formatDate(new Date(r.latestDeviceChangeMs)) };
-      if (r.monitoredPeriodDays !== undefined) out.monitoredPeriod = r.monitoredPeriodDays;
-      return { msisdn: r.msisdn, body: out };
+      return { msisdn: r.msisdn, body: changeDateBody('latestDeviceChange', { latestMs: r.latestDeviceChangeMs, monitoredPeriodDays: r.monitoredPeriodDays }, formatDate) };
     },
     check: async (grant, body, correlator) => {
       const r = await service.check(grant, body, correlator);

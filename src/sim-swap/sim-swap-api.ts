@@ -1,6 +1,7 @@
 import { SimSwapService } from './sim-swap-service';
 import { CamaraApi, CamaraApiConfig, CamaraApiDeps, camaraKit } from '../camara/camara-api-kit';
 import { camaraRouter } from '../camara/camara-router';
+import { changeDateBody } from '../camara/change-date';
 import { Config } from '../config/config';
 import { createOffsetDateTimeFormatter } from '../kernel/offset-date-time';
 import { camaraApi } from '../partners/camara-apis';
@@ -23,9 +24,7 @@ export function createSimSwapApi(deps: CamaraApiDeps, config: SimSwapConfig): Si
   const routes = camaraRouter(kit.routes, SIM_SWAP_ROOT, {
     'retrieve-date': async (grant, body, correlator) => {
       const r = await service.retrieveDate(grant, body, correlator);
-      const out: Record<string, unknown> = { latestSimChange: r.latestSimChangeMs === null ? null : formatDate(new Date(r.latestSimChangeMs)) };
-      if (r.monitoredPeriodDays !== undefined) out.monitoredPeriod = r.monitoredPeriodDays;
-      return { msisdn: r.msisdn, body: out };
+      return { msisdn: r.msisdn, body: changeDateBody('latestSimChange', { latestMs: r.latestSimChangeMs, monitoredPeriodDays: r.monitoredPeriodDays }, formatDate) };
     },
     check: async (grant, body, correlator) => {
       const r = await service.check(grant, body, correlator);

@@ -1,4 +1,4 @@
-import { ChangeDate } from '../../src/camara/change-date';
+import { ChangeDate, changeDateBody } from '../../src/camara/change-date';
 import { OutOfRangeError } from '../../src/errors/domain-errors';
 
 /* SIM Swap's and Device Swap's two questions of one date, with and without a monitored period. */
@@ -36,5 +36,13 @@ describe('ChangeDate', () => {
     await expect(dates.changedWithin('recent', 24)).resolves.toBe(true);
     await expect(dates.changedWithin('recent', 23)).resolves.toBe(false);
     await expect(dates.changedWithin('none', 2400)).resolves.toBe(false);
+  });
+});
+
+describe('changeDateBody', () => {
+  const iso = (d: Date) => d.toISOString();
+  it('when the change is seen, then the field carries its date and no monitoredPeriod; when hidden by the period, null and the period', () => {
+    expect(changeDateBody('latestSimChange', { latestMs: NOW }, iso)).toEqual({ latestSimChange: new Date(NOW).toISOString() });
+    expect(changeDateBody('latestDeviceChange', { latestMs: null, monitoredPeriodDays: 2 }, iso)).toEqual({ latestDeviceChange: null, monitoredPeriod: 2 });
   });
 });
