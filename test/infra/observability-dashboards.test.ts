@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PrometheusMetrics } from '../../src/observability/prometheus-metrics';
+import { DECLARED_APIS } from '../../src/partners/camara-apis';
+import { isLegacyOperation } from '../../src/partners/operation';
 import { stringMatching } from '../support/matchers';
 import { PrometheusWebhookMetrics } from '../../src/observability/webhook-metrics';
 
@@ -83,6 +85,17 @@ describe('Grafana dashboards', () => {
     for (const name of used) expect({ name, known: known.has(name) }).toEqual({ name, known: true });
     const families = [...known].filter((n) => n.startsWith('verify_') && !/_(sum|count)$/.test(n) && !known.has(`${n}_bucket`));
     for (const f of families) expect({ metric: f, onDashboard: used.has(f) }).toEqual({ metric: f, onDashboard: true });
+  });
+
+  it('when a CAMARA-only API is declared, then a panel shows its own answers (its registry operation named in a query)', () => {
+    // What a new declaration cannot give by itself: an SRE's view of it. Matched as a label value
+    // alone or in an alternation (`operation=~"device_swap|call_forwarding"`). SIM Swap and KYC
+    // Tenure count under the legacy operations, whose panels are the service's own.
+    const exprs = dashboards.flatMap(({ d }) => panelsOf(d).flatMap((p) => (p.targets ?? []).map((t) => t.expr)));
+    for (const op of new Set(DECLARED_APIS.map((a) => a.registryOperation).filter((op) => !isLegacyOperation(op)))) {
+      const shown = exprs.some((e) => new RegExp(`operation=~?"(?:[^"]*\\|)?${op}(?:\\|[^"]*)?"`).test(e));
+      expect({ operation: op, shown }).toEqual({ operation: op, shown: true });
+    }
   });
 
   it('when rules.yml is read, then it names only series that exist', async () => {
