@@ -50,10 +50,11 @@ export const USAGE = `usage: npm run bench -- [--quick] [--no-soak] [--profile] 
   --alloc-profile  sample the service's allocations (V8 sampling heap profiler over its inspector on 127.0.0.1,
                objects already collected included) in every measured run; print bytes per request and the top sites
   --only       scenario ids: M1 S1 S1+auditPG S1+WAIT C1 K1 D1 G1 S5 S6 S1@50% S2 S3 S4 B0 B1 B2 B3 B4 B0@50% B1@50% M1@50% B1@M1 F1
-               S1alt S2alt S5alt (A/B: a second service, BENCH_ALT_ROOT / BENCH_ALT_NODE_FLAGS)
+               S1alt S2alt S5alt C1alt K1alt D1alt G1alt S6alt (A/B: the scenario on a second service,
+               BENCH_ALT_ROOT / BENCH_ALT_NODE_FLAGS)
                (@50% needs S1, M1@50% and B1@M1 need M1); no soak unless --soak
-  --ab-control with an A/B scenario (S1alt S2alt S5alt) in --only: the control run on both slots, S1 S2 or S5
-               (default S5); each A/B ratio is printed divided by the control's, round by round
+  --ab-control with an A/B scenario (S1alt ...) in --only: the control run on both slots, a scenario with an
+               A/B twin (default S5); each A/B ratio is printed divided by the control's, round by round
   --soak       with --only or --quick: run the soak too
   --no-pin     do not pin the server to CPU 0 and the rest to CPU 1
   --duration   measured seconds per scenario (default 12; --quick 8)
@@ -146,7 +147,7 @@ function abControlOf(only: Set<string> | undefined, given: string | undefined): 
     throw new UsageError(`--ab-control needs one of ${Object.values(ALT_TWIN).join(', ')}, got "${given}"`);
   }
   if (!ab) {
-    if (given !== undefined) throw new UsageError('--ab-control needs an A/B scenario in --only (S1alt, S2alt, S5alt)');
+    if (given !== undefined) throw new UsageError(`--ab-control needs an A/B scenario in --only (${Object.keys(ALT_TWIN).join(', ')})`);
     return undefined;
   }
   return given ?? DEFAULT_AB_CONTROL;

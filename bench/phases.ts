@@ -101,14 +101,15 @@ export async function runPhases(stack: Stack, args: BenchArgs, cpuProfDir?: stri
     if (out.storeMode !== undefined && out.storeMode !== 'redis') {
       log(`WARNING: the service reports store "${out.storeMode}", not "redis": results are not the Redis design`);
     }
-    const scopes = [...new Set(wanted.flatMap((s) => KIND_SCOPES[s.kind] ?? []))];
-    if (scopes.length > 0) {
-      // One token for the whole run, from the service under test; it outlives the run (OAUTH_TOKEN_TTL_S).
-      stack.creds.bearer = await fetchBearer(stack, (running.get('service') as RunningTarget).url, scopes.join(' '));
-    }
-    if (wanted.some((s) => s.kind === 'mix-m1')) {
-      const url = (running.get('service') as RunningTarget).url;
-      stack.creds.mixBearers = await Promise.all(MIX_PARTNERS.map((p) => fetchBearer(stack, url, 'sim-swap:check', p)));
+    // Each service issues its own tokens (its PUBLIC_URL is their issuer), so the scenarios of a
+    // service use tokens it issued, fetched once for the whole run (they outlive it: OAUTH_TOKEN_TTL_S).
+    for (const [target, t] of running) {
+      const its = wanted.filter((s) => s.target === target);
+      const scopes = [...new Set(its.flatMap((s) => KIND_SCOPES[s.kind] ?? []))];
+      if (scopes.length > 0) t.creds = { ...stack.creds, bearer: await fetchBearer(stack, t.url, scopes.join(' ')) };
+      if (its.some((s) => s.kind === 'mix-m1')) {
+        t.creds = { ...t.creds ?? stack.creds, mixBearers: await Promise.all(MIX_PARTNERS.map((p) => fetchBearer(stack, t.url, 'sim-swap:check', p))) };
+      }
     }
     const on = (s: Scenario) => running.get(s.target) as RunningTarget;
     const allocWindow = async (s: Scenario, round: number) => {

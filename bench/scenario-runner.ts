@@ -64,7 +64,8 @@ export async function runScenario(stack: Stack, target: RunningTarget, s: Scenar
   for (const [system, ms] of Object.entries(s.upstreamLatencyMs ?? {})) await setUpstreamLatency(stack, system as 'hlr' | 'sim', ms);
   try {
     const numbers = numberBase(s, opts.round, opts.rounds);
-    await preflight(target.url, stack.creds, s, numbers.preflight);
+    const creds = target.creds ?? stack.creds;
+    await preflight(target.url, creds, s, numbers.preflight);
     const service = target.target === 'service' || target.target === 'alt';
     const before = service ? await scrapeCounters(target.url) : undefined;
     const costs = await startCosts(stack.redis.url, stack.redis.pid());
@@ -73,7 +74,7 @@ export async function runScenario(stack: Stack, target: RunningTarget, s: Scenar
     const cpuBefore = cpuSeconds(target.pid);
     const startedMs = Date.now();
     const load = await runLoad(stack, {
-      url: target.url, kind: s.kind, creds: stack.creds, connections: s.connections, durationS: opts.durationS,
+      url: target.url, kind: s.kind, creds, connections: s.connections, durationS: opts.durationS,
       warmupS: opts.warmupS, expectStatuses: s.expectStatuses, numberBase: numbers.load, ...(overallRate ? { overallRate } : {}),
     }, opts.window && (() => opts.window?.begin()));
     const peakRssMb = sampler.stop();

@@ -45,6 +45,8 @@ export interface RunningTarget {
   storeMode?: string;
   /** The inspector's port on 127.0.0.1, when started with `inspect` (--alloc-profile). */
   inspectPort?: number;
+  /** The bench partner's credentials with the tokens this service issued, when its scenarios need tokens (else the stack's). */
+  creds?: Credentials;
   stop(): Promise<void>;
 }
 

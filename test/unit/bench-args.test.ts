@@ -1,4 +1,5 @@
 import { FANOUT_DEFAULTS, QUICK_SCENARIOS, UsageError, argsOrExit, parseBenchArgs } from '../../bench/bench-args';
+import { ALT_TWIN, SCENARIOS } from '../../bench/scenarios';
 
 describe('npm run bench arguments (node:util parseArgs, strict)', () => {
   it('when no argument is given, then the full run with the soak is the default', () => {
@@ -40,6 +41,17 @@ describe('npm run bench arguments (node:util parseArgs, strict)', () => {
     expect(parseBenchArgs(['--only=S1,B1']).abControl).toBeUndefined();
     expect(() => parseBenchArgs(['--only=S1', '--ab-control=S5'])).toThrow(/--ab-control needs an A\/B scenario/);
     expect(() => parseBenchArgs(['--only=S1alt', '--ab-control=B1'])).toThrow(/--ab-control needs one of S1, S2, S5/);
+  });
+
+  it('when a CAMARA hit is asked for on both slots, then its twin is the same scenario on alt and the control pair runs with it', () => {
+    expect(parseBenchArgs(['--only=C1,C1alt,D1,D1alt'])).toMatchObject({ abControl: 'S5', only: new Set(['C1', 'C1alt', 'D1', 'D1alt', 'S5', 'S5alt']) });
+    for (const id of ['C1', 'D1', 'S1', 'S2', 'S5']) {
+      const [own, twin] = [SCENARIOS.find((s) => s.id === id), SCENARIOS.find((s) => s.id === `${id}alt`)];
+      expect(twin).toEqual({ ...own, id: `${id}alt`, title: `${id} on the alternative service (A/B)`, target: 'alt' });
+      expect(ALT_TWIN[`${id}alt`]).toBe(id);
+    }
+    // M1alt's distinct numbers would take a block and move S2's (numberBase).
+    expect(SCENARIOS.some((s) => s.id === 'M1alt')).toBe(false);
   });
 
   it.each([
