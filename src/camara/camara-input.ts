@@ -4,7 +4,7 @@ import { BadRequestError, NotSubscriberError } from '../errors/domain-errors';
 import { NumberingPlan } from '../kernel/msisdn';
 import { parseFullDate } from '../kernel/zoned-date';
 import { ownObject, parseBody, typeMessage } from '../kernel/body-schema';
-import { refuseUnknownFields } from './strict-body';
+import { onlyFields } from './strict-body';
 
 /*
  * The CAMARA request bodies (CONTRACT §7; sim-swap.yaml CreateSimSwapDate and CreateCheckSimSwap,
@@ -58,18 +58,24 @@ export function sent<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
+const onlyRetrieveDateFields = onlyFields(['phoneNumber']);
+
 export function parseRetrieveDateBody(body: unknown): RetrieveDateBody {
-  refuseUnknownFields(body, ['phoneNumber']);
+  onlyRetrieveDateFields(body);
   return sent(parseCamaraBody(retrieveDateSchema, body));
 }
 
+const onlyCheckFields = onlyFields(['phoneNumber', 'maxAge']);
+
 export function parseCheckBody(body: unknown): CheckBody {
-  refuseUnknownFields(body, ['phoneNumber', 'maxAge']);
+  onlyCheckFields(body);
   return sent(parseCamaraBody(checkSchema, body));
 }
 
+const onlyTenureFields = onlyFields(['phoneNumber', 'tenureDate']);
+
 export function parseTenureBody(body: unknown): TenureBody {
-  refuseUnknownFields(body, ['phoneNumber', 'tenureDate']);
+  onlyTenureFields(body);
   return sent(parseCamaraBody(tenureSchema, body));
 }
 

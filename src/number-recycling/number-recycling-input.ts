@@ -1,5 +1,5 @@
 import { BODY_MESSAGE, fullDate, parseCamaraBody, phoneNumber, sent } from '../camara/camara-input';
-import { refuseUnknownFields } from '../camara/strict-body';
+import { onlyFields } from '../camara/strict-body';
 import { ownObject } from '../kernel/body-schema';
 
 export interface RecyclingCheckBody { phoneNumber?: string; specifiedDate: string }
@@ -7,8 +7,10 @@ export interface RecyclingCheckBody { phoneNumber?: string; specifiedDate: strin
 /** CreateCheckNumRecycling: specifiedDate (required, a full-date naming a real day) checked before the optional phoneNumber. */
 const checkSchema = ownObject({ specifiedDate: fullDate('specifiedDate'), phoneNumber }, BODY_MESSAGE);
 
-/** An unknown field is refused (400), as every signal API's body. */
+/** An unknown field is refused (400), as every CAMARA API's body. */
+const onlyRecyclingFields = onlyFields(['phoneNumber', 'specifiedDate']);
+
 export function parseRecyclingCheckBody(body: unknown): RecyclingCheckBody {
-  refuseUnknownFields(body, ['phoneNumber', 'specifiedDate']);
+  onlyRecyclingFields(body);
   return sent(parseCamaraBody(checkSchema, body));
 }
