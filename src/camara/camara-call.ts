@@ -4,7 +4,7 @@ import { AuditRecorder } from '../audit/audit-recorder';
 import { auditOperation } from '../audit/audit-operation';
 import { AuditMatchSummary } from '../audit/ports/audit-trail';
 import { NumberingPlan } from '../kernel/msisdn';
-import { CAMARA_APIS, CamaraApiName, camaraApi } from '../partners/camara-apis';
+import { CamaraApiName, CamaraApiOperationName, camaraApi } from '../partners/camara-apis';
 import { Operation } from '../partners/operation';
 import { Partner } from '../partners/partners';
 import { AccessGrant } from '../oauth/ports/access-tokens';
@@ -64,9 +64,6 @@ export async function camaraCall<T>(deps: CamaraCallDeps, call: CamaraCall, work
   }, () => false, summary);
 }
 
-/** The operation names the declarations list for an API (`'retrieve-date' | 'check'` for SIM Swap). */
-export type DeclaredOperation<Api extends CamaraApiName> = Extract<(typeof CAMARA_APIS)[number], { name: Api }>['operations'][number]['name'];
-
 /** A request to one API: which of its declared operations answers; the registry operation is the API's. */
 export type ApiCall<Op extends string> = Pick<CamaraCall, 'grant' | 'phoneNumber' | 'correlator'> & { operation: Op };
 
@@ -80,7 +77,7 @@ export type CamaraCaller<Op extends string> = <T>(call: ApiCall<Op>, work: (msis
  * so the service names only the operation that answers, one its declaration lists.
  */
 export function camaraCaller<Api extends CamaraApiName>(deps: CamaraCallDeps, api: Api,
-  options: Pick<CamaraCall, 'subject'> = {}): CamaraCaller<DeclaredOperation<Api>> {
+  options: Pick<CamaraCall, 'subject'> = {}): CamaraCaller<CamaraApiOperationName<Api>> {
   const partnerOperation = camaraApi(api).registryOperation;
   return (call, work, summary) => camaraCall(deps, { ...call, partnerOperation, ...options }, work, summary);
 }

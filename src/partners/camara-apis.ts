@@ -230,6 +230,9 @@ export type DeclarationAt<R extends CamaraApiRoot> = Extract<(typeof CAMARA_APIS
 /** The operation names declared under `root` (`'check' | 'retrieve-date'` for `/sim-swap/v2`). */
 export type CamaraOperationName<R extends CamaraApiRoot> = DeclarationAt<R>['operations'][number]['name'];
 
+/** The operation names declared for API `N`, whichever of its versions (`'retrieve-date' | 'check'` for `sim-swap`). */
+export type CamaraApiOperationName<N extends CamaraApiName> = Extract<(typeof CAMARA_APIS)[number], { readonly name: N }>['operations'][number]['name'];
+
 /** The declaration at `root`: one per API version. */
 export function camaraApiAt(root: CamaraApiRoot): DeclaredApi {
   const api = DECLARED_APIS.find((a) => a.root === root);
