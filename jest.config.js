@@ -13,7 +13,7 @@ const transform = {
 };
 const transformIgnorePatterns = ['/node_modules/(?!(jose|openid-client|oauth4webapi)/)'];
 module.exports = {
-  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js', '<rootDir>/test/support/exit-watchdog-reporter.js'],
   // A global option (ignored inside a project): e2e hooks start Redis clusters and servers.
   testTimeout: 30000,
   projects: [

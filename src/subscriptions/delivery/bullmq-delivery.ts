@@ -1,6 +1,7 @@
 import { DelayedError, Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Cluster, Redis } from 'ioredis';
 import { UpstreamUnavailableError } from '../../errors/domain-errors';
+import { ClosingCluster } from '../../verification/state/closing-cluster';
 import { EventDelivery } from '../ports/event-delivery';
 import { WebhookMetrics, WebhookQueueStats } from '../ports/webhook-metrics';
 import { Delivery } from '../domain/subscription';
@@ -29,7 +30,7 @@ export function bullConnection(opts: BullConnectionOptions, failFast = false): R
       const i = hp.lastIndexOf(':');
       return { host: hp.slice(0, i), port: Number(hp.slice(i + 1)) };
     });
-    return new Cluster(nodes, { redisOptions: common, ...(failFast ? {} : { maxRetriesPerRequest: null }) });
+    return new ClosingCluster(nodes, { redisOptions: common, ...(failFast ? {} : { maxRetriesPerRequest: null }) });
   }
   if (!opts.url) throw new Error('bullConnection needs a url or cluster nodes');
   return new Redis(opts.url, common);

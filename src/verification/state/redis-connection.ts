@@ -1,4 +1,5 @@
 import { Cluster, Command, Redis } from 'ioredis';
+import { ClosingCluster } from './closing-cluster';
 import { defineStateScripts } from './redis-scripts';
 import { RedisUnavailableError } from './redis-unavailable';
 
@@ -42,7 +43,7 @@ export function createRedisClient(opts: RedisConnectionOptions): RedisClient {
       const i = hp.lastIndexOf(':');
       return { host: hp.slice(0, i), port: Number(hp.slice(i + 1)) };
     });
-    client = new Cluster(nodes, {
+    client = new ClosingCluster(nodes, {
       enableOfflineQueue: false,
       // Not on a cluster: ioredis batches auto-pipelined commands per node and handles a MOVED
       // for the whole batch, so after a failover commands keep going to the old node and fail
