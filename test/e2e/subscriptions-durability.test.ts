@@ -162,8 +162,11 @@ describe('two instances on one Redis', () => {
   beforeAll(async () => {
     redis = await startRedis();
     sink = await startSink();
-    a = await startSubsHarness({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'pair:' });
-    b = await startSubsHarness({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'pair:' });
+    // A 10 s attempt timeout, not the tests' 1 s: a retry after a late 204 (at least once, on a
+    // busy machine) would then look like the double delivery this block is here to catch.
+    const env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'pair:', WEBHOOK_TIMEOUT_MS: '10000' };
+    a = await startSubsHarness(env);
+    b = await startSubsHarness(env);
   });
   afterAll(async () => {
     await a.close();
